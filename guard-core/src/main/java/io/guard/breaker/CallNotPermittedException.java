@@ -1,0 +1,48 @@
+package io.guard.breaker;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Thrown when a circuit breaker refuses a call. It names the breaker and says how long until it may admit calls,
+ * which the HTTP layer turns into {@code 503} with {@code Retry-After}.
+ */
+public class CallNotPermittedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String breakerName;
+    private final State state;
+    private final Duration retryAfter;
+
+    public CallNotPermittedException(String breakerName, State state, Duration retryAfter) {
+        super(message(breakerName, state, retryAfter), null, false, false);
+        this.breakerName = Objects.requireNonNull(breakerName, "breakerName");
+        this.state = Objects.requireNonNull(state, "state");
+        this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
+    }
+
+    private static String message(String name, State state, Duration retryAfter) {
+        return switch (state) {
+            case OPEN -> "Circuit breaker '" + name + "' is OPEN and admits no calls for another "
+                    + retryAfter.toMillis() + " ms";
+            case HALF_OPEN -> "Circuit breaker '" + name + "' is HALF_OPEN and all its trial calls are taken";
+            default -> "Circuit breaker '" + name + "' is " + state + " and admits no calls";
+        };
+    }
+
+    /** The breaker that refused the call. */
+    public String breakerName() {
+        return breakerName;
+    }
+
+    /** The state the breaker was in when it refused. */
+    public State state() {
+        return state;
+    }
+
+    /** The time until the breaker may admit a call; zero when unknown (FORCED_OPEN, a full HALF_OPEN). */
+    public Duration retryAfter() {
+        return retryAfter;
+    }
+}

@@ -1,0 +1,220 @@
+package io.guard.breaker;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/**
+ * How a circuit breaker decides. The properties and their defaults are Resilience4j 2.x's, so that settings carry
+ * over unchanged; rates are numbers (percent), never strings.
+ *
+ * <p>Immutable and validated: an invalid value throws {@link IllegalArgumentException} naming the property and the
+ * value, so a typo in {@code application.yml} stops start-up rather than misbehaving under load.
+ *
+ * @param failureRateThreshold                  percentage of failed calls at or above which the breaker opens, in (0, 100]
+ * @param slowCallRateThreshold                 percentage of slow calls at or above which the breaker opens, in (0, 100]
+ * @param slowCallDurationThreshold             calls taking at least this long are slow; positive
+ * @param slidingWindowType                     count-based ring of calls or time-based buckets of seconds
+ * @param slidingWindowSize                     calls (COUNT_BASED) or seconds (TIME_BASED) in the window; at least 1
+ * @param minimumNumberOfCalls                  calls needed before rates are computed; at least 1
+ * @param permittedNumberOfCallsInHalfOpenState trial calls in HALF_OPEN; at least 1
+ * @param waitDurationInOpenState               time in OPEN before a trial is allowed; at least 1 ms
+ * @param exponentialBackoffMultiplier          each consecutive opening waits this much longer; 1 = no backoff; at least 1
+ * @param exponentialMaxWaitDurationInOpenState cap on the backed-off wait; not below waitDurationInOpenState
+ * @param automaticTransitionFromOpenToHalfOpenEnabled whether a timer moves OPEN to HALF_OPEN without waiting for a call
+ * @param maxWaitDurationInHalfOpenState        HALF_OPEN goes back to OPEN after this long; zero = wait for the trial calls
+ * @param recordExceptions                      exceptions counted as failures (with subclasses); empty = every throwable
+ * @param ignoreExceptions                      exceptions neither failures nor successes; ignore wins over record
+ * @param recordExceptionPredicate              further test for recording; a throwing predicate counts as "record"
+ * @param ignoreExceptionPredicate              further test for ignoring; a throwing predicate counts as "do not ignore"
+ * @param recordResultPredicate                 results counted as failures; a throwing predicate counts as "not a failure"
+ */
+public record CircuitBreakerConfig(
+        float failureRateThreshold,
+        float slowCallRateThreshold,
+        Duration slowCallDurationThreshold,
+        SlidingWindowType slidingWindowType,
+        int slidingWindowSize,
+        int minimumNumberOfCalls,
+        int permittedNumberOfCallsInHalfOpenState,
+        Duration waitDurationInOpenState,
+        double exponentialBackoffMultiplier,
+        Duration exponentialMaxWaitDurationInOpenState,
+        boolean automaticTransitionFromOpenToHalfOpenEnabled,
+        Duration maxWaitDurationInHalfOpenState,
+        List<Class<? extends Throwable>> recordExceptions,
+        List<Class<? extends Throwable>> ignoreExceptions,
+        Predicate<Throwable> recordExceptionPredicate,
+        Predicate<Throwable> ignoreExceptionPredicate,
+        Predicate<Object> recordResultPredicate) {
+
+    /** Kinds of sliding window. */
+    public enum SlidingWindowType { COUNT_BASED, TIME_BASED }
+
+    public CircuitBreakerConfig {
+        requireRate("failure-rate-threshold", failureRateThreshold);
+        requireRate("slow-call-rate-threshold", slowCallRateThreshold);
+        requirePositive("slow-call-duration-threshold", slowCallDurationThreshold);
+        Objects.requireNonNull(slidingWindowType, "sliding-window-type must not be null");
+        requireAtLeastOne("sliding-window-size", slidingWindowSize);
+        requireAtLeastOne("minimum-number-of-calls", minimumNumberOfCalls);
+        requireAtLeastOne("permitted-number-of-calls-in-half-open-state", permittedNumberOfCallsInHalfOpenState);
+        requirePositive("wait-duration-in-open-state", waitDurationInOpenState);
+        if (waitDurationInOpenState.toMillis() < 1) {
+            throw new IllegalArgumentException("wait-duration-in-open-state must be at least 1ms but was "
+                    + waitDurationInOpenState);
+        }
+        if (!(exponentialBackoffMultiplier >= 1.0) || Double.isInfinite(exponentialBackoffMultiplier)) {
+            throw new IllegalArgumentException("exponential-backoff-multiplier must be a finite number >= 1 but was "
+                    + exponentialBackoffMultiplier);
+        }
+        exponentialMaxWaitDurationInOpenState = exponentialMaxWaitDurationInOpenState == null
+                ? waitDurationInOpenState : exponentialMaxWaitDurationInOpenState;
+        if (exponentialMaxWaitDurationInOpenState.compareTo(waitDurationInOpenState) < 0) {
+            throw new IllegalArgumentException("exponential-max-wait-duration-in-open-state must not be shorter than "
+                    + "wait-duration-in-open-state (" + waitDurationInOpenState + ") but was "
+                    + exponentialMaxWaitDurationInOpenState);
+        }
+        Objects.requireNonNull(maxWaitDurationInHalfOpenState, "max-wait-duration-in-half-open-state must not be null");
+        if (maxWaitDurationInHalfOpenState.isNegative()) {
+            throw new IllegalArgumentException("max-wait-duration-in-half-open-state must not be negative but was "
+                    + maxWaitDurationInHalfOpenState);
+        }
+        recordExceptions = List.copyOf(recordExceptions == null ? List.of() : recordExceptions);
+        ignoreExceptions = List.copyOf(ignoreExceptions == null ? List.of() : ignoreExceptions);
+        recordExceptionPredicate = recordExceptionPredicate == null ? t -> true : recordExceptionPredicate;
+        ignoreExceptionPredicate = ignoreExceptionPredicate == null ? t -> false : ignoreExceptionPredicate;
+        recordResultPredicate = recordResultPredicate == null ? r -> false : recordResultPredicate;
+    }
+
+    /** The Resilience4j defaults. */
+    public static CircuitBreakerConfig ofDefaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration, for per-instance overrides on top of defaults. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    private static void requireRate(String property, float value) {
+        if (!(value > 0f && value <= 100f)) {
+            throw new IllegalArgumentException(property + " must be in (0, 100] but was " + value);
+        }
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        Objects.requireNonNull(value, property + " must not be null");
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(property + " must be positive but was " + value);
+        }
+    }
+
+    private static void requireAtLeastOne(String property, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(property + " must be at least 1 but was " + value);
+        }
+    }
+
+    /** Builds a {@link CircuitBreakerConfig}; unset properties keep Resilience4j's defaults. */
+    public static final class Builder {
+        private float failureRateThreshold = 50f;
+        private float slowCallRateThreshold = 100f;
+        private Duration slowCallDurationThreshold = Duration.ofSeconds(60);
+        private SlidingWindowType slidingWindowType = SlidingWindowType.COUNT_BASED;
+        private int slidingWindowSize = 100;
+        private int minimumNumberOfCalls = 100;
+        private int permittedNumberOfCallsInHalfOpenState = 10;
+        private Duration waitDurationInOpenState = Duration.ofSeconds(60);
+        private double exponentialBackoffMultiplier = 1.0;
+        private Duration exponentialMaxWaitDurationInOpenState;
+        private boolean automaticTransitionFromOpenToHalfOpenEnabled;
+        private Duration maxWaitDurationInHalfOpenState = Duration.ZERO;
+        private List<Class<? extends Throwable>> recordExceptions = List.of();
+        private List<Class<? extends Throwable>> ignoreExceptions = List.of();
+        private Predicate<Throwable> recordExceptionPredicate;
+        private Predicate<Throwable> ignoreExceptionPredicate;
+        private Predicate<Object> recordResultPredicate;
+
+        private Builder() {
+        }
+
+        private Builder(CircuitBreakerConfig c) {
+            failureRateThreshold = c.failureRateThreshold;
+            slowCallRateThreshold = c.slowCallRateThreshold;
+            slowCallDurationThreshold = c.slowCallDurationThreshold;
+            slidingWindowType = c.slidingWindowType;
+            slidingWindowSize = c.slidingWindowSize;
+            minimumNumberOfCalls = c.minimumNumberOfCalls;
+            permittedNumberOfCallsInHalfOpenState = c.permittedNumberOfCallsInHalfOpenState;
+            waitDurationInOpenState = c.waitDurationInOpenState;
+            exponentialBackoffMultiplier = c.exponentialBackoffMultiplier;
+            // A max copied without backoff would pin a later, longer wait-duration-in-open-state.
+            exponentialMaxWaitDurationInOpenState = c.exponentialBackoffMultiplier > 1.0
+                    ? c.exponentialMaxWaitDurationInOpenState : null;
+            automaticTransitionFromOpenToHalfOpenEnabled = c.automaticTransitionFromOpenToHalfOpenEnabled;
+            maxWaitDurationInHalfOpenState = c.maxWaitDurationInHalfOpenState;
+            recordExceptions = c.recordExceptions;
+            ignoreExceptions = c.ignoreExceptions;
+            recordExceptionPredicate = c.recordExceptionPredicate;
+            ignoreExceptionPredicate = c.ignoreExceptionPredicate;
+            recordResultPredicate = c.recordResultPredicate;
+        }
+
+        public Builder failureRateThreshold(float percent) { this.failureRateThreshold = percent; return this; }
+
+        public Builder slowCallRateThreshold(float percent) { this.slowCallRateThreshold = percent; return this; }
+
+        public Builder slowCallDurationThreshold(Duration d) { this.slowCallDurationThreshold = d; return this; }
+
+        public Builder slidingWindowType(SlidingWindowType t) { this.slidingWindowType = t; return this; }
+
+        public Builder slidingWindowSize(int size) { this.slidingWindowSize = size; return this; }
+
+        public Builder minimumNumberOfCalls(int n) { this.minimumNumberOfCalls = n; return this; }
+
+        public Builder permittedNumberOfCallsInHalfOpenState(int n) {
+            this.permittedNumberOfCallsInHalfOpenState = n;
+            return this;
+        }
+
+        public Builder waitDurationInOpenState(Duration d) { this.waitDurationInOpenState = d; return this; }
+
+        /** Enables exponential backoff of the OPEN wait: multiplier per consecutive opening, capped at max. */
+        public Builder exponentialBackoff(double multiplier, Duration max) {
+            this.exponentialBackoffMultiplier = multiplier;
+            this.exponentialMaxWaitDurationInOpenState = max;
+            return this;
+        }
+
+        public Builder automaticTransitionFromOpenToHalfOpenEnabled(boolean enabled) {
+            this.automaticTransitionFromOpenToHalfOpenEnabled = enabled;
+            return this;
+        }
+
+        public Builder maxWaitDurationInHalfOpenState(Duration d) { this.maxWaitDurationInHalfOpenState = d; return this; }
+
+        public Builder recordExceptions(List<Class<? extends Throwable>> types) { this.recordExceptions = types; return this; }
+
+        public Builder ignoreExceptions(List<Class<? extends Throwable>> types) { this.ignoreExceptions = types; return this; }
+
+        public Builder recordException(Predicate<Throwable> p) { this.recordExceptionPredicate = p; return this; }
+
+        public Builder ignoreException(Predicate<Throwable> p) { this.ignoreExceptionPredicate = p; return this; }
+
+        public Builder recordResult(Predicate<Object> p) { this.recordResultPredicate = p; return this; }
+
+        public CircuitBreakerConfig build() {
+            return new CircuitBreakerConfig(failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
+                    slidingWindowType, slidingWindowSize, minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState,
+                    waitDurationInOpenState, exponentialBackoffMultiplier, exponentialMaxWaitDurationInOpenState,
+                    automaticTransitionFromOpenToHalfOpenEnabled, maxWaitDurationInHalfOpenState, recordExceptions,
+                    ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate);
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.guard.ratelimit;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The answer to one request for permits: enough to build 429 answers and the {@code RateLimit} header fields.
+ *
+ * @param allowed    whether the permits were granted (and consumed)
+ * @param remaining  permits still available right after this decision (never negative)
+ * @param retryAfter when refused, the exact time until enough permits free up for this request; zero when allowed
+ * @param resetAfter time until the quota is fully available again
+ * @param limit      the policy's rate, the {@code q} of the {@code RateLimit-Policy} field
+ */
+public record Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit) {
+
+    public Decision {
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        Objects.requireNonNull(resetAfter, "resetAfter");
+        if (remaining < 0) {
+            throw new IllegalArgumentException("remaining must not be negative but was " + remaining);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.guard.spring.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Limits how often the annotated method (or every public method of the annotated class) may be called, with a
+ * quota shared by every instance of the service.
+ *
+ * <p>Attributes left at their defaults are taken from {@code guard.rate-limit.instances.<name>.*}, then from
+ * {@code guard.rate-limit.defaults.*}; a property set for the instance overrides the annotation, so operators can
+ * change a limit without a release. Repeat the annotation to apply several limits: a call must pass all of them.
+ *
+ * <pre>{@code
+ * @RateLimit(name = "order-submit", key = "#userId", rate = 5, interval = "60s")
+ * public Order submit(long userId, OrderRequest request) { ... }
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.METHOD, ElementType.TYPE})
+@Repeatable(RateLimits.class)
+public @interface RateLimit {
+
+    /** The limiter's name: its configuration key, its metrics tag and part of its Redis keys. */
+    String name();
+
+    /**
+     * SpEL over the method's parameters ({@code #userId}, {@code #p0}), {@code #root} and beans ({@code @bean}).
+     * Empty: one key for the whole method. Resolved keys are sanitized and bounded before they reach Redis.
+     */
+    String key() default "";
+
+    /** Permits per interval; 0 = from configuration. */
+    long rate() default 0;
+
+    /** The interval as a duration ({@code "60s"}, {@code "500ms"}, {@code "PT1M"}); empty = from configuration. */
+    String interval() default "";
+
+    /** Algorithm name ({@code SLIDING_LOG}, {@code TOKEN_BUCKET}, {@code FIXED_WINDOW}); empty = from configuration. */
+    String algorithm() default "";
+
+    /** Permits one call takes: SpEL over the parameters, or a number; empty = 1. */
+    String permits() default "";
+
+    /** {@code GLOBAL} or {@code PER_INSTANCE}; empty = from configuration. */
+    String scope() default "";
+
+    /** How long a call may wait for a permit ({@code "200ms"}); empty or zero = refuse at once. */
+    String timeout() default "";
+
+    /** The {@code detail} of the 429 answer; empty = from configuration or a default naming the limit. */
+    String message() default "";
+}

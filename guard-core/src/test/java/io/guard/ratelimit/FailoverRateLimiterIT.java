@@ -75,8 +75,9 @@ class FailoverRateLimiterIT {
         for (int i = 0; i < 20; i++) {
             assertThat(registry.tryAcquire("open", "k", 1).allowed()).isTrue();
         }
+        // 20 calls that each waited for Redis would take 20 x 250 ms.
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("an open breaker costs no timeouts")
-                .isLessThan(Duration.ofMillis(250));
+                .isLessThan(Duration.ofSeconds(2));
 
         server.start();
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();

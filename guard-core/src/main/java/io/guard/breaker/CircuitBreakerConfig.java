@@ -24,9 +24,12 @@ import java.util.function.Predicate;
  * @param exponentialMaxWaitDurationInOpenState cap on the backed-off wait; not below waitDurationInOpenState
  * @param automaticTransitionFromOpenToHalfOpenEnabled whether a timer moves OPEN to HALF_OPEN without waiting for a call
  * @param maxWaitDurationInHalfOpenState        HALF_OPEN goes back to OPEN after this long; zero = wait for the trial calls
- * @param recordExceptions                      exceptions counted as failures (with subclasses); empty = every throwable
+ * @param recordExceptions                      exceptions counted as failures (with subclasses); when neither this
+ *                                              nor the record predicate is set, every throwable ({@link Error}s
+ *                                              too) is a failure; a throwable recorded by neither counts as a success
  * @param ignoreExceptions                      exceptions neither failures nor successes; ignore wins over record
- * @param recordExceptionPredicate              further test for recording; a throwing predicate counts as "record"
+ * @param recordExceptionPredicate              also records what it accepts (or-ed with {@code recordExceptions},
+ *                                              as in Resilience4j); a throwing predicate counts as "record"
  * @param ignoreExceptionPredicate              further test for ignoring; a throwing predicate counts as "do not ignore"
  * @param recordResultPredicate                 results counted as failures; a throwing predicate counts as "not a failure"
  */
@@ -48,6 +51,9 @@ public record CircuitBreakerConfig(
         Predicate<Throwable> recordExceptionPredicate,
         Predicate<Throwable> ignoreExceptionPredicate,
         Predicate<Object> recordResultPredicate) {
+
+    /** The record predicate when none is configured; the breaker then records every throwable. */
+    static final Predicate<Throwable> RECORD_ALL = t -> true;
 
     /** Kinds of sliding window. */
     public enum SlidingWindowType { COUNT_BASED, TIME_BASED }
@@ -83,7 +89,7 @@ public record CircuitBreakerConfig(
         }
         recordExceptions = List.copyOf(recordExceptions == null ? List.of() : recordExceptions);
         ignoreExceptions = List.copyOf(ignoreExceptions == null ? List.of() : ignoreExceptions);
-        recordExceptionPredicate = recordExceptionPredicate == null ? t -> true : recordExceptionPredicate;
+        recordExceptionPredicate = recordExceptionPredicate == null ? RECORD_ALL : recordExceptionPredicate;
         ignoreExceptionPredicate = ignoreExceptionPredicate == null ? t -> false : ignoreExceptionPredicate;
         recordResultPredicate = recordResultPredicate == null ? r -> false : recordResultPredicate;
     }

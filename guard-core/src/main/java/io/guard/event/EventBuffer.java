@@ -7,12 +7,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The most recent events of one breaker or limiter, in a fixed-size ring, so that a busy service keeps a
- * useful history without growing memory. Writers never block each other: a slot is claimed with one atomic
- * increment, and a reader may see a slot being overwritten, in which case it skips the older event.
+ * useful history without growing memory. Writers never block each other: a sequence number is claimed with one
+ * atomic increment and the slot is written with a CAS that never replaces a newer entry by an older one.
+ * Each slot remembers its sequence number, so a reader racing the writers lists every event at most once, in
+ * order, and skips slots that were overwritten (or not yet written) while it read.
  */
 public final class EventBuffer implements GuardEventListener {
 
-    private final AtomicReferenceArray<GuardEvent> slots;
+    private final AtomicReferenceArray<Entry> slots;
     private final AtomicLong written = new AtomicLong();
 
     /**
@@ -28,8 +30,18 @@ public final class EventBuffer implements GuardEventListener {
 
     @Override
     public void onEvent(GuardEvent event) {
-        long index = written.getAndIncrement();
-        slots.set((int) (index % slots.length()), event);
+        long sequence = written.getAndIncrement();
+        int index = (int) (sequence % slots.length());
+        Entry entry = new Entry(sequence, event);
+        while (true) {
+            Entry old = slots.get(index);
+            if (old != null && old.sequence > sequence) {
+                return; // a writer that started later already filled this slot: ours is older than the ring
+            }
+            if (slots.compareAndSet(index, old, entry)) {
+                return;
+            }
+        }
     }
 
     /** The buffered events, newest first. */
@@ -39,9 +51,9 @@ public final class EventBuffer implements GuardEventListener {
         long start = Math.max(0, end - capacity);
         List<GuardEvent> events = new ArrayList<>((int) (end - start));
         for (long i = end - 1; i >= start; i--) {
-            GuardEvent event = slots.get((int) (i % capacity));
-            if (event != null) {
-                events.add(event);
+            Entry entry = slots.get((int) (i % capacity));
+            if (entry != null && entry.sequence == i) {
+                events.add(entry.event);
             }
         }
         return events;
@@ -55,5 +67,8 @@ public final class EventBuffer implements GuardEventListener {
     /** The capacity given at construction. */
     public int capacity() {
         return slots.length();
+    }
+
+    private record Entry(long sequence, GuardEvent event) {
     }
 }

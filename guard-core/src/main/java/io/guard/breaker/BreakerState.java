@@ -1,0 +1,50 @@
+package io.guard.breaker;
+
+import io.guard.breaker.window.SlidingWindow;
+import io.guard.breaker.window.Snapshot;
+
+import java.time.Duration;
+
+/**
+ * One state of a breaker, as an immutable-identity object: the breaker swaps whole state objects by CAS, so a
+ * transition "from this state" can succeed at most once, however many threads see a threshold crossed.
+ */
+sealed interface BreakerState
+        permits ClosedState, OpenState, HalfOpenState, DisabledState, ForcedOpenState, MetricsOnlyState {
+
+    Snapshot EMPTY = new Snapshot(0, 0, 0, 0, -1f, -1f, Duration.ZERO);
+
+    State state();
+
+    /** Whether a call may proceed now; may move the breaker on (OPEN whose wait is over). */
+    boolean tryAcquire();
+
+    /** Gives back a permission whose call reported no outcome. */
+    void release();
+
+    /** Records a finished call. */
+    void record(long durationNanos, boolean failed);
+
+    Snapshot snapshot();
+
+    /** The window a following OPEN state keeps showing, or null when this state records nothing. */
+    default SlidingWindow window() {
+        return null;
+    }
+
+    /** Applies timed transitions that are due, for readers that do not call. */
+    default void refresh() {
+    }
+
+    default long remainingOpenNanos() {
+        return 0;
+    }
+
+    /** Called once after this state became current; schedules its timers. */
+    default void onEnter() {
+    }
+
+    /** Called once after this state stopped being current; cancels its timers. */
+    default void onExit() {
+    }
+}

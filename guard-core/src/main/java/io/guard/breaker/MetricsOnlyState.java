@@ -1,0 +1,61 @@
+package io.guard.breaker;
+
+import io.guard.breaker.window.SlidingWindow;
+import io.guard.breaker.window.Snapshot;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Calls flow and are recorded, and crossing a threshold is published as an event, but the breaker never opens:
+ * for watching what a breaker would do before letting it act. The event fires once per crossing.
+ */
+final class MetricsOnlyState implements BreakerState {
+
+    private final DefaultCircuitBreaker breaker;
+    private final SlidingWindow window;
+    private final AtomicBoolean exceeded = new AtomicBoolean();
+
+    MetricsOnlyState(DefaultCircuitBreaker breaker) {
+        this.breaker = breaker;
+        this.window = breaker.newWindow();
+    }
+
+    @Override
+    public State state() {
+        return State.METRICS_ONLY;
+    }
+
+    @Override
+    public boolean tryAcquire() {
+        return true;
+    }
+
+    @Override
+    public void release() {
+    }
+
+    @Override
+    public void record(long durationNanos, boolean failed) {
+        Snapshot snapshot = window.record(durationNanos, failed, breaker.isSlow(durationNanos));
+        if (snapshot == null) {
+            return;
+        }
+        if (breaker.exceeds(snapshot)) {
+            if (exceeded.compareAndSet(false, true)) {
+                breaker.publishExceeded(snapshot);
+            }
+        } else {
+            exceeded.set(false);
+        }
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        return window.snapshot();
+    }
+
+    @Override
+    public SlidingWindow window() {
+        return window;
+    }
+}

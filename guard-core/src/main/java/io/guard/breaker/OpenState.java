@@ -1,0 +1,96 @@
+package io.guard.breaker;
+
+import io.guard.breaker.window.SlidingWindow;
+import io.guard.breaker.window.Snapshot;
+
+/**
+ * Refuses calls until its wait is over; then the next call (or the scheduler, with automatic transition) moves
+ * the breaker to HALF_OPEN. Keeps showing the window that made it open. {@code attempt} counts consecutive
+ * openings since the breaker was last CLOSED and drives the exponential backoff of the wait.
+ */
+final class OpenState implements BreakerState {
+
+    private final DefaultCircuitBreaker breaker;
+    private final SlidingWindow window;
+    private final int attempt;
+    private final long openedAt;
+    private final long waitNanos;
+    private volatile Runnable cancelTimer;
+
+    OpenState(DefaultCircuitBreaker breaker, SlidingWindow window, int attempt) {
+        this.breaker = breaker;
+        this.window = window != null ? window : breaker.newWindow();
+        this.attempt = attempt;
+        this.openedAt = breaker.currentTimeNanos();
+        this.waitNanos = breaker.openWaitNanos(attempt);
+    }
+
+    @Override
+    public State state() {
+        return State.OPEN;
+    }
+
+    @Override
+    public boolean tryAcquire() {
+        if (remainingOpenNanos() > 0) {
+            return false;
+        }
+        toHalfOpen();
+        return breaker.currentState().tryAcquire();
+    }
+
+    @Override
+    public void release() {
+    }
+
+    /** Calls admitted before the breaker opened still finish; they are counted but decide nothing. */
+    @Override
+    public void record(long durationNanos, boolean failed) {
+        window.record(durationNanos, failed, breaker.isSlow(durationNanos));
+    }
+
+    @Override
+    public Snapshot snapshot() {
+        return window.snapshot();
+    }
+
+    @Override
+    public SlidingWindow window() {
+        return window;
+    }
+
+    int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public void refresh() {
+        if (breaker.config().automaticTransitionFromOpenToHalfOpenEnabled() && remainingOpenNanos() == 0) {
+            toHalfOpen();
+        }
+    }
+
+    @Override
+    public long remainingOpenNanos() {
+        return Math.max(0, waitNanos - (breaker.currentTimeNanos() - openedAt));
+    }
+
+    @Override
+    public void onEnter() {
+        if (breaker.config().automaticTransitionFromOpenToHalfOpenEnabled()) {
+            cancelTimer = breaker.schedule(waitNanos, this::toHalfOpen);
+        }
+    }
+
+    @Override
+    public void onExit() {
+        Runnable cancel = cancelTimer;
+        if (cancel != null) {
+            cancel.run();
+        }
+    }
+
+    private void toHalfOpen() {
+        breaker.transition(this, new HalfOpenState(breaker, attempt), null);
+    }
+}

@@ -1,0 +1,43 @@
+package io.guard.sample.order;
+
+import io.guard.spring.annotation.RateLimit;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * Places and reads orders. Both limits take their rate and interval from {@code application.yml}
+ * ({@code guard.rate-limit.instances.*}), so operators change them without a release.
+ */
+@RestController
+@RequestMapping("/orders")
+class OrderController {
+
+    private final OrderStore store;
+
+    OrderController(OrderStore store) {
+        this.store = store;
+    }
+
+    /** Each user may place 5 orders per minute, counted across every instance of the service. */
+    @PostMapping
+    @RateLimit(name = "order-submit", key = "#userId")
+    ResponseEntity<Order> submit(@RequestParam long userId) {
+        Order order = store.create(userId);
+        return ResponseEntity.created(ServletUriComponentsBuilder.fromCurrentRequestUri()
+                        .replaceQuery(null).path("/{id}").buildAndExpand(order.id()).toUri())
+                .body(order);
+    }
+
+    /** One quota for everybody: 100 reads per second protect the order database. */
+    @GetMapping("/{id}")
+    @RateLimit(name = "order-detail")
+    Order detail(@PathVariable long id) {
+        return store.find(id).orElseThrow(() -> new OrderNotFoundException(id));
+    }
+}

@@ -1,0 +1,140 @@
+package io.guard.test.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One {@code redis-server} process on a loopback port, with persistence off, that can be stopped and started again
+ * on the same port. Its output goes to a log file whose tail is shown when the server fails to come up.
+ */
+final class RedisProcess {
+
+    private static final long START_TIMEOUT_MILLIS = 15_000;
+    private static final String LOOPBACK = "127.0.0.1";
+
+    private final RedisBinary binary;
+    private final int port;
+    private final List<String> extraArguments;
+    private final Path directory;
+    private Process process;
+
+    RedisProcess(RedisBinary binary, int port, List<String> extraArguments) {
+        this.binary = binary;
+        this.port = port;
+        this.extraArguments = List.copyOf(extraArguments);
+        try {
+            this.directory = Files.createTempDirectory("guard-redis-" + port + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a working directory for redis-server", e);
+        }
+    }
+
+    /** Starts a server on a free port, trying another port if a different process took the first one meanwhile. */
+    static RedisProcess startOnFreePort(RedisBinary binary, List<String> extraArguments) {
+        IllegalStateException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            RedisProcess candidate = new RedisProcess(binary, freePort(), extraArguments);
+            try {
+                candidate.start();
+                return candidate;
+            } catch (IllegalStateException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    String host() {
+        return LOOPBACK;
+    }
+
+    synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    synchronized void start() {
+        if (isRunning()) {
+            return;
+        }
+        List<String> command = new ArrayList<>(List.of(binary.path().toString(),
+                "--port", Integer.toString(port), "--bind", LOOPBACK, "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--dir", directory.toString()));
+        command.addAll(extraArguments);
+        Path log = directory.resolve("redis.log");
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + binary.path() + ": " + e, e);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + port + " exited with "
+                        + process.exitValue() + ": " + tail(log));
+            }
+            if (Resp.ping(LOOPBACK, port)) {
+                return;
+            }
+            pause();
+        }
+        stop();
+        throw new IllegalStateException("redis-server on port " + port + " did not answer PING within "
+                + START_TIMEOUT_MILLIS + " ms: " + tail(log));
+    }
+
+    synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for redis-server", e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            String text = Files.readString(log, StandardCharsets.UTF_8);
+            return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
+        } catch (IOException e) {
+            return "(no log: " + e + ")";
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.guard.ratelimit;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * Turns a limiter name and a resolved key (often straight from user input: a user id, an IP, a header) into the
+ * part of a backend key that identifies one limit: {@code {<limiter>:<key>}}.
+ *
+ * <p>Both parts are percent-encoded outside a small safe alphabet, so {@code ':'}, {@code '{'} and {@code '}'}
+ * never appear raw: the encoding is injective, hence limiter {@code "a:b"} with key {@code "c"} and limiter
+ * {@code "a"} with key {@code "b:c"} get different keys, and no input can move a key out of its Redis Cluster
+ * hash slot. A part whose encoding exceeds {@link #MAX_PART_LENGTH} is replaced by {@code '#'} and a 128-bit
+ * SHA-256 digest; {@code '#'} is always encoded otherwise, so a digest cannot collide with a short key.
+ */
+public final class RateLimitKeys {
+
+    /** The longest encoded limiter name or key kept verbatim; longer ones are hashed. */
+    public static final int MAX_PART_LENGTH = 100;
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private RateLimitKeys() {
+    }
+
+    /** {@code {<encoded limiter>:<encoded key>}}; a {@code null} key is the empty key (one quota for the limiter). */
+    public static String hashTag(String limiter, String key) {
+        return "{" + encode(limiter) + ":" + encode(key == null ? "" : key) + "}";
+    }
+
+    /** Percent-encodes {@code raw} outside {@code [A-Za-z0-9._@/+=-]}, hashing it when the result is too long. */
+    public static String encode(String raw) {
+        StringBuilder out = new StringBuilder(raw.length() + 8);
+        for (byte b : raw.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xFF;
+            if (isSafe(c)) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+            }
+            if (out.length() > MAX_PART_LENGTH) {
+                return digest(raw);
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isSafe(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                || c == '.' || c == '_' || c == '@' || c == '/' || c == '+' || c == '=' || c == '-';
+    }
+
+    private static String digest(String raw) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));
+            return "#" + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(hash, 16));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.guard.ratelimit;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The waiting part of {@link RateLimiter#acquire}, shared by the backends: try; when refused, come back after the
+ * refusal's exact {@code retryAfter} on a timer, as long as that still falls within {@code maxWait}. Between tries
+ * nothing is held: no thread sleeps and no connection stays open, so thousands of waiters cost a timer entry each.
+ */
+public final class RetryingAcquire {
+
+    private final ScheduledExecutorService timer;
+    private final LongSupplier nanoTime;
+
+    /**
+     * @param timer    runs the retries; owned by the caller
+     * @param nanoTime measures the elapsed wait ({@code System::nanoTime} outside tests)
+     */
+    public RetryingAcquire(ScheduledExecutorService timer, LongSupplier nanoTime) {
+        this.timer = Objects.requireNonNull(timer, "timer");
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    }
+
+    /**
+     * Runs {@code attempt} until it is allowed or the next retry would fall after {@code maxWait}; then completes
+     * with the last decision. An attempt that fails completes the result exceptionally.
+     *
+     * @throws IllegalArgumentException if {@code maxWait} is negative
+     */
+    public CompletionStage<Decision> acquire(Supplier<CompletionStage<Decision>> attempt, Duration maxWait) {
+        Objects.requireNonNull(maxWait, "maxWait");
+        if (maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
+        }
+        long deadline = nanoTime.getAsLong() + saturatedNanos(maxWait);
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        tryOnce(attempt, deadline, result);
+        return result;
+    }
+
+    private void tryOnce(Supplier<CompletionStage<Decision>> attempt, long deadline, CompletableFuture<Decision> result) {
+        CompletionStage<Decision> stage;
+        try {
+            stage = attempt.get();
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        stage.whenComplete((decision, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+                return;
+            }
+            long retryNanos = saturatedNanos(decision.retryAfter());
+            long left = deadline - nanoTime.getAsLong();
+            if (decision.allowed() || retryNanos > left) {
+                result.complete(decision);
+                return;
+            }
+            try {
+                timer.schedule(() -> tryOnce(attempt, deadline, result), retryNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                result.completeExceptionally(new IllegalStateException("rate limiter closed while waiting", e));
+            }
+        });
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.guard.ratelimit.local;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+
+/**
+ * The in-memory state of one limit (one limiter and key), mirroring its Lua script step for step so that both
+ * backends give the same {@link Decision} for the same history. Callers hold the state's monitor.
+ */
+interface LimitState {
+
+    /** Decides a request of {@code permits} at {@code nowMicros}, recording it if allowed. */
+    Decision decide(RateLimitPolicy policy, long nowMicros, long permits);
+
+    /** From this instant on the state is equivalent to no state at all and may be dropped. */
+    long expiresAtMicros();
+}

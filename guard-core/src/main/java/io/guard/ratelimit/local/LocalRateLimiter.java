@@ -1,0 +1,135 @@
+package io.guard.ratelimit.local;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitKeys;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RetryingAcquire;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The same algorithms and {@link Decision}s as the Redis backend, in this process: for a single instance, for
+ * tests, and as the {@code LOCAL} fall-back when Redis is down. Every policy's time is this limiter's clock
+ * ({@link io.guard.ratelimit.TimeSource} makes no difference in process), and a {@code GLOBAL} limit is only as
+ * global as this JVM.
+ *
+ * <p>State that can no longer matter is dropped on a sweep every {@value #SWEEP_EVERY} decisions, so memory follows
+ * the keys in use, as Redis key expiry does.
+ */
+public final class LocalRateLimiter implements RateLimiter {
+
+    static final int SWEEP_EVERY = 1024;
+
+    private final Clock clock;
+    private final Map<String, Slot> slots = new ConcurrentHashMap<>();
+    private final AtomicLong decisions = new AtomicLong();
+    private final ScheduledExecutorService timer;
+    private final RetryingAcquire retrying;
+
+    /** A limiter on {@code clock} with its own timer thread for {@link #acquire}. */
+    public LocalRateLimiter(Clock clock) {
+        this(clock, System::nanoTime);
+    }
+
+    LocalRateLimiter(Clock clock, LongSupplier nanoTime) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "guard-local-limiter-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.retrying = new RetryingAcquire(timer, nanoTime);
+    }
+
+    @Override
+    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        String id = RateLimitKeys.hashTag(policy.name(), key) + ":" + policy.algorithm();
+        if (decisions.incrementAndGet() % SWEEP_EVERY == 0) {
+            sweep();
+        }
+        while (true) {
+            Slot slot = slots.computeIfAbsent(id, k -> new Slot(newState(policy)));
+            synchronized (slot) {
+                if (!slot.removed) {
+                    return slot.state.decide(policy, Micros.now(clock), permits);
+                }
+            }
+        }
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        return CompletableFuture.completedFuture(tryAcquire(policy, key, permits));
+    }
+
+    @Override
+    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        return retrying.acquire(() -> CompletableFuture.completedFuture(tryAcquire(policy, key, permits)), maxWait);
+    }
+
+    @Override
+    public String backendName() {
+        return "local";
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        slots.clear();
+    }
+
+    /** How many limits hold state right now. */
+    int size() {
+        return slots.size();
+    }
+
+    /** Drops every limit whose state can no longer affect a decision. */
+    void sweep() {
+        long now = Micros.now(clock);
+        for (Iterator<Map.Entry<String, Slot>> it = slots.entrySet().iterator(); it.hasNext(); ) {
+            Slot slot = it.next().getValue();
+            synchronized (slot) {
+                if (slot.state.expiresAtMicros() <= now) {
+                    slot.removed = true;
+                    it.remove();
+                }
+            }
+        }
+    }
+
+    private static LimitState newState(RateLimitPolicy policy) {
+        return switch (policy.algorithm()) {
+            case SLIDING_LOG -> new SlidingLogState();
+            case TOKEN_BUCKET -> new TokenBucketState();
+            case FIXED_WINDOW -> new FixedWindowState();
+        };
+    }
+
+    /** A state and whether a sweep has unlinked it (a decider holding a stale slot must look again). */
+    private static final class Slot {
+        final LimitState state;
+        boolean removed;
+
+        Slot(LimitState state) {
+            this.state = state;
+        }
+    }
+}

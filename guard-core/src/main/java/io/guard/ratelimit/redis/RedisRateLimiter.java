@@ -1,0 +1,196 @@
+package io.guard.ratelimit.redis;
+
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitKeys;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.ratelimit.RetryingAcquire;
+import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.TimeSource;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A limit shared by every instance of a service, kept in Redis: each decision is one atomic Lua script (one round
+ * trip) that reads the time, expires what no longer counts, decides and records, so no two instances can spend the
+ * same permit. Keys are {@code <prefix>{<limiter>:<key>}:<suffix>}: every key of one limit lives in one Redis Cluster
+ * hash slot, and each expires by itself once it can no longer matter.
+ *
+ * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
+ */
+public final class RedisRateLimiter implements RateLimiter {
+
+    /** The key prefix unless one is given. */
+    public static final String DEFAULT_PREFIX = "guard:";
+
+    /** Keys outlive the last record by this much, so that rounding to milliseconds never drops a live record. */
+    private static final long SERVER_MARGIN_MILLIS = 1;
+    /** Callers' clocks may disagree with each other and with Redis's expiry clock: keep client-time keys longer. */
+    private static final long CLIENT_MARGIN_MILLIS = 1_000;
+
+    private final RScript script;
+    private final Clock clock;
+    private final String prefix;
+    private final String instanceId;
+    private final ScheduledExecutorService timer;
+    private final RetryingAcquire retrying;
+    // Per limiter, not static: each caches the digest Redis gave it, and limiters may talk to different servers.
+    private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
+    private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
+    private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
+
+    /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
+    public RedisRateLimiter(RedissonClient redisson, Clock clock) {
+        this(redisson, clock, DEFAULT_PREFIX, UUID.randomUUID().toString());
+    }
+
+    /**
+     * @param redisson   the client to run scripts with; not closed by {@link #close()}
+     * @param clock      read only by {@link TimeSource#CLIENT} policies
+     * @param keyPrefix  put before every key, e.g. {@code "orders:guard:"}; must not contain braces
+     * @param instanceId tells this instance's keys apart for {@link Scope#PER_INSTANCE} limits
+     * @throws IllegalArgumentException if the prefix contains {@code '{'} or {@code '}'} or the instance id is blank
+     */
+    public RedisRateLimiter(RedissonClient redisson, Clock clock, String keyPrefix, String instanceId) {
+        Objects.requireNonNull(redisson, "redisson");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("Redis key prefix must not contain '{' or '}' but was '" + keyPrefix + "'");
+        }
+        if (instanceId == null || instanceId.isBlank()) {
+            throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
+        }
+        this.script = redisson.getScript(StringCodec.INSTANCE);
+        this.prefix = keyPrefix;
+        this.instanceId = RateLimitKeys.encode(instanceId);
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "guard-redis-limiter-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.retrying = new RetryingAcquire(timer, System::nanoTime);
+    }
+
+    @Override
+    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        try {
+            return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+        } catch (CompletionException e) {
+            Throwable cause = LuaScript.unwrap(e);
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis failed", cause);
+        }
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        return evaluate(policy, key, permits).thenApply(ScriptReply::decision);
+    }
+
+    @Override
+    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        return retrying.acquire(() -> tryAcquireAsync(policy, key, permits), maxWait);
+    }
+
+    @Override
+    public String backendName() {
+        return "redis";
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+
+    /** Runs the policy's script; validation happens first, so an invalid request never reaches Redis. */
+    CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        List<Object> keys = keys(policy, key);
+        String now = policy.timeSource() == TimeSource.CLIENT ? Long.toString(clientMicros()) : "";
+        long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
+        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
+        Object[] args = switch (policy.algorithm()) {
+            case TOKEN_BUCKET -> new Object[] {now, Long.toString(policy.rate()), Long.toString(intervalMicros),
+                    Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+            case SLIDING_LOG, FIXED_WINDOW -> new Object[] {now, Long.toString(policy.rate()),
+                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin)};
+        };
+        CompletionStage<List<Object>> reply;
+        try {
+            reply = scriptFor(policy.algorithm()).run(script, (String) keys.get(0), keys, args);
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handle((values, error) -> {
+            if (error != null) {
+                Throwable cause = LuaScript.unwrap(error);
+                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
+                        + cause + ")", cause);
+            }
+            return toReply(policy, values);
+        });
+    }
+
+    /** The Redis keys of one limit, in the order its script expects them. */
+    List<Object> keys(RateLimitPolicy policy, String key) {
+        String base = prefix + RateLimitKeys.hashTag(policy.name(), key) + ":";
+        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
+        return switch (policy.algorithm()) {
+            case SLIDING_LOG -> List.of(base + "log" + instance, base + "state" + instance);
+            case TOKEN_BUCKET -> List.of(base + "tat" + instance);
+            case FIXED_WINDOW -> List.of(base + "window" + instance);
+        };
+    }
+
+    private LuaScript scriptFor(Algorithm algorithm) {
+        return switch (algorithm) {
+            case SLIDING_LOG -> slidingLog;
+            case TOKEN_BUCKET -> tokenBucket;
+            case FIXED_WINDOW -> fixedWindow;
+        };
+    }
+
+    private long clientMicros() {
+        Instant now = clock.instant();
+        return ChronoUnit.MICROS.between(Instant.EPOCH, now);
+    }
+
+    private static ScriptReply toReply(RateLimitPolicy policy, List<Object> values) {
+        if (values == null || values.size() != 5) {
+            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
+                    + values, null);
+        }
+        boolean allowed = number(values.get(0)) == 1;
+        Decision decision = new Decision(allowed, number(values.get(1)),
+                Duration.of(number(values.get(2)), ChronoUnit.MICROS),
+                Duration.of(number(values.get(3)), ChronoUnit.MICROS), policy.rate());
+        return new ScriptReply(decision, number(values.get(4)));
+    }
+
+    private static long number(Object value) {
+        return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
+    }
+}

@@ -1,0 +1,46 @@
+--[[
+FIXED_WINDOW: at most `rate` permits per window aligned on multiples of `interval` (so up to 2 * rate across a
+boundary); one small hash per key.
+
+KEYS[1]  window: hash; w = start of the current window in microseconds, c = permits taken in it
+ARGV[1]  now in microseconds, or "" to read the Redis server clock (TIME)
+ARGV[2]  rate (permits per window)
+ARGV[3]  interval (window length) in microseconds
+ARGV[4]  permits requested (1..rate, checked by the caller)
+ARGV[5]  expiry margin in milliseconds added to PEXPIRE
+
+Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
+
+Invariant: c <= rate for the window starting at w. The key expires when its window ends; a stored window that is
+not the current one counts as empty, so a changed interval starts a fresh window.
+]]
+local function int(x) return string.format('%d', x) end
+
+local now
+if ARGV[1] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+else
+  now = tonumber(ARGV[1])
+end
+local rate, interval, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local margin = tonumber(ARGV[5])
+
+local start = now - (now % interval)
+local window_end = start + interval
+local state = redis.call('HMGET', KEYS[1], 'w', 'c')
+local count = 0
+if tonumber(state[1]) == start then count = tonumber(state[2]) end
+
+local allowed = count + permits <= rate
+local retry = 0
+if allowed then
+  count = count + permits
+  redis.call('HSET', KEYS[1], 'w', int(start), 'c', int(count))
+  redis.call('PEXPIRE', KEYS[1], math.ceil((window_end - now) / 1000) + margin)
+else
+  retry = window_end - now
+end
+local reset = 0
+if count > 0 then reset = window_end - now end
+return {allowed and 1 or 0, math.max(0, rate - count), retry, reset, now}

@@ -1,0 +1,102 @@
+--[[
+SLIDING_LOG: never more than `rate` permits in ANY window of length `interval`.
+
+KEYS[1]  log:   sorted set, one member per successful acquisition; score = acquisition time in microseconds,
+                member = "<seq>" (1 permit) or "<seq>:<permits>", seq a per-key sequence (unique, compact)
+KEYS[2]  state: hash; u = permits currently in use (sum over the log), n = last sequence number
+ARGV[1]  now in microseconds, or "" to read the Redis server clock (TIME)
+ARGV[2]  rate (permits per interval)
+ARGV[3]  interval in microseconds
+ARGV[4]  permits requested (1..rate, checked by the caller)
+ARGV[5]  expiry margin in milliseconds added to every PEXPIRE
+
+Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
+
+Invariant: u = sum of the permits of the records in the log. A record taken at t stops counting at t + interval,
+so after this script the permits with t > now - interval sum to at most `rate`. Both keys expire together once
+the newest record stops counting. The policy arrives with every call, so a new rate or interval applies to the
+permits already in use.
+]]
+local function int(x) return string.format('%d', x) end
+
+local now
+if ARGV[1] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+else
+  now = tonumber(ARGV[1])
+end
+local rate, interval, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local margin = tonumber(ARGV[5])
+
+local function parse(member)
+  local sep = string.find(member, ':', 1, true)
+  if sep then
+    return tonumber(string.sub(member, 1, sep - 1)), tonumber(string.sub(member, sep + 1))
+  end
+  return tonumber(member), 1
+end
+
+local state = redis.call('HMGET', KEYS[2], 'u', 'n')
+local used, seq = tonumber(state[1]), tonumber(state[2])
+if used == nil or seq == nil then
+  -- First call, or the state was lost while the log survived: rebuild it by summing permits, not records.
+  used, seq = 0, 0
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    local s, p = parse(member)
+    used = used + p
+    if s > seq then seq = s end
+  end
+end
+
+local cutoff = int(now - interval)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+if #expired > 0 then
+  for _, member in ipairs(expired) do
+    local _, p = parse(member)
+    used = used - p
+  end
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+end
+
+local allowed = used + permits <= rate
+local retry = 0
+if allowed then
+  seq = seq + 1
+  local member = int(seq)
+  if permits ~= 1 then member = member .. ':' .. int(permits) end
+  redis.call('ZADD', KEYS[1], int(now), member)
+  used = used + permits
+  local ttl = math.ceil(interval / 1000) + margin
+  redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq))
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[2], ttl)
+else
+  if #expired > 0 then
+    redis.call('HSET', KEYS[2], 'u', int(used))
+  end
+  -- Walk the records oldest first until enough permits have expired for this request.
+  local need = used + permits - rate
+  local freed, start, found = 0, 0, false
+  while not found do
+    local batch = redis.call('ZRANGE', KEYS[1], start, start + 63, 'WITHSCORES')
+    if #batch == 0 then break end
+    for i = 1, #batch, 2 do
+      local _, p = parse(batch[i])
+      freed = freed + p
+      if freed >= need then
+        retry = tonumber(batch[i + 1]) + interval - now
+        found = true
+        break
+      end
+    end
+    start = start + 64
+  end
+end
+
+local reset = 0
+if used > 0 then
+  local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+  if #newest > 0 then reset = math.max(0, tonumber(newest[2]) + interval - now) end
+end
+return {allowed and 1 or 0, math.max(0, rate - used), math.ceil(retry), math.ceil(reset), now}

@@ -1,0 +1,312 @@
+package io.guard.ratelimit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What every {@link RateLimiter} promises, run unchanged against each backend (the Micrometer TCK idea): a backend
+ * passes by extending this class. Times are checked to the microsecond on a hand-moved client clock.
+ */
+public abstract class RateLimiterContract {
+
+    /** A whole second, so fixed windows start at the test's time zero. */
+    protected static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    protected MutableClock clock;
+    protected RateLimiter limiter;
+
+    /** A fresh backend reading {@code clock} for CLIENT-time policies; state must not leak between tests. */
+    protected abstract RateLimiter create(Clock clock);
+
+    /** Asserts that the backend holds no state at all (nothing was written). */
+    protected abstract void assertNothingStored();
+
+    @BeforeEach
+    void createLimiter() {
+        clock = new MutableClock(T0);
+        limiter = create(clock);
+    }
+
+    @AfterEach
+    void closeLimiter() {
+        limiter.close();
+    }
+
+    protected static RateLimitPolicy policy(String name, Algorithm algorithm, long rate, Duration interval) {
+        return new RateLimitPolicy(name, algorithm, rate, interval, 0, Scope.GLOBAL, TimeSource.CLIENT,
+                BackendFailurePolicy.FAIL_CLOSED);
+    }
+
+    private Decision take(RateLimitPolicy policy, String key, long permits) {
+        return limiter.tryAcquire(policy, key, permits);
+    }
+
+    private void at(long millis) {
+        clock.set(T0.plusMillis(millis));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void allowsUpToTheRateThenRefuses(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("rate-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        for (int i = 4; i >= 0; i--) {
+            Decision decision = take(policy, "user-1", 1);
+            assertThat(decision.allowed()).isTrue();
+            assertThat(decision.remaining()).isEqualTo(i);
+            assertThat(decision.retryAfter()).isZero();
+            assertThat(decision.limit()).isEqualTo(5);
+        }
+        Decision refused = take(policy, "user-1", 1);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.remaining()).isZero();
+        assertThat(refused.retryAfter()).isPositive();
+        assertThat(take(policy, "user-2", 1).allowed()).as("another key has its own quota").isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void retryAfterIsExactToTheMicrosecond(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("retry-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        at(100);
+        for (int i = 0; i < 5; i++) {
+            assertThat(take(policy, "k", 1).allowed()).isTrue();
+        }
+        Duration retryAfter = take(policy, "k", 1).retryAfter();
+        Duration expected = switch (algorithm) {
+            case SLIDING_LOG -> Duration.ofMillis(1000);
+            case TOKEN_BUCKET -> Duration.ofMillis(200);
+            case FIXED_WINDOW -> Duration.ofMillis(900);
+        };
+        assertThat(retryAfter).isEqualTo(expected);
+
+        clock.advance(retryAfter.minusNanos(1000));
+        Decision stillRefused = take(policy, "k", 1);
+        assertThat(stillRefused.allowed()).isFalse();
+        assertThat(stillRefused.retryAfter()).isEqualTo(Duration.ofNanos(1000));
+        clock.advance(Duration.ofNanos(1000));
+        assertThat(take(policy, "k", 1).allowed()).isTrue();
+    }
+
+    @Test
+    void seedWorkedExampleHoldsExactly() {
+        RateLimitPolicy policy = policy("seed", Algorithm.SLIDING_LOG, 10, Duration.ofSeconds(1));
+        at(0);
+        assertThat(take(policy, "k", 4).remaining()).isEqualTo(6);
+        at(200);
+        assertThat(take(policy, "k", 3).remaining()).isEqualTo(3);
+        at(700);
+        Decision last = take(policy, "k", 3);
+        assertThat(last.allowed()).isTrue();
+        assertThat(last.remaining()).isZero();
+        assertThat(last.resetAfter()).isEqualTo(Duration.ofMillis(1000));
+
+        at(701);
+        Decision eleventh = take(policy, "k", 1);
+        assertThat(eleventh.allowed()).isFalse();
+        assertThat(eleventh.retryAfter()).isEqualTo(Duration.ofMillis(299));
+        at(999);
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
+
+        at(1000);
+        assertThat(take(policy, "k", 5).allowed()).as("only 4 came back at 1000 ms").isFalse();
+        Decision four = take(policy, "k", 4);
+        assertThat(four.allowed()).isTrue();
+        assertThat(four.remaining()).isZero();
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(200));
+
+        at(1200);
+        assertThat(take(policy, "k", 4).allowed()).as("only 3 came back at 1200 ms").isFalse();
+        assertThat(take(policy, "k", 3).allowed()).isTrue();
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(500));
+
+        at(1700);
+        assertThat(take(policy, "k", 4).allowed()).as("only 3 came back at 1700 ms").isFalse();
+        assertThat(take(policy, "k", 3).remaining()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void multiPermitRequestsAreExact(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("multi-" + algorithm, algorithm, 10, Duration.ofSeconds(1));
+        assertThat(take(policy, "k", 4).remaining()).isEqualTo(6);
+        assertThat(take(policy, "k", 4).remaining()).isEqualTo(2);
+        Decision tooMany = take(policy, "k", 3);
+        assertThat(tooMany.allowed()).isFalse();
+        assertThat(tooMany.remaining()).as("a refusal takes nothing").isEqualTo(2);
+        Decision exact = take(policy, "k", 2);
+        assertThat(exact.allowed()).isTrue();
+        assertThat(exact.remaining()).isZero();
+    }
+
+    @Test
+    void slidingLogRetryAfterWalksRecordsSummingTheirPermits() {
+        RateLimitPolicy policy = policy("walk", Algorithm.SLIDING_LOG, 10, Duration.ofSeconds(1));
+        at(0);
+        take(policy, "k", 3);
+        at(100);
+        take(policy, "k", 3);
+        at(200);
+        take(policy, "k", 4);
+        at(300);
+        assertThat(take(policy, "k", 2).retryAfter()).isEqualTo(Duration.ofMillis(700));
+        assertThat(take(policy, "k", 5).retryAfter()).as("needs the first two records").isEqualTo(Duration.ofMillis(800));
+        assertThat(take(policy, "k", 10).retryAfter()).isEqualTo(Duration.ofMillis(900));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"SLIDING_LOG", "FIXED_WINDOW"})
+    void aChangedRateAppliesToThePermitsAlreadyInUse(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("change-" + algorithm, algorithm, 10, Duration.ofSeconds(1));
+        assertThat(take(policy, "k", 8).allowed()).isTrue();
+
+        Decision lowered = take(policy.withRate(5), "k", 1);
+        assertThat(lowered.allowed()).isFalse();
+        assertThat(lowered.remaining()).isZero();
+        assertThat(lowered.limit()).isEqualTo(5);
+
+        RateLimitPolicy raised = policy.withRate(20);
+        assertThat(take(raised, "k", 12).remaining()).isZero();
+        assertThat(take(raised, "k", 1).allowed()).isFalse();
+    }
+
+    @Test
+    void aShorterIntervalReleasesOlderPermitsAtOnce() {
+        RateLimitPolicy policy = policy("interval", Algorithm.SLIDING_LOG, 10, Duration.ofSeconds(1));
+        take(policy, "k", 10);
+        at(500);
+        assertThat(take(policy, "k", 1).allowed()).isFalse();
+        assertThat(take(policy.withInterval(Duration.ofMillis(400)), "k", 10).allowed()).isTrue();
+    }
+
+    @Test
+    void tokenBucketAllowsItsBurstThenTheLongRunRate() {
+        RateLimitPolicy policy = new RateLimitPolicy("bucket", Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1), 3,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_CLOSED);
+        for (int i = 0; i < 3; i++) {
+            assertThat(take(policy, "k", 1).allowed()).isTrue();
+        }
+        Decision refused = take(policy, "k", 1);
+        assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(100));
+        assertThat(refused.resetAfter()).isEqualTo(Duration.ofMillis(300));
+        at(250);
+        assertThat(take(policy, "k", 2).allowed()).isTrue();
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(50));
+        assertThatThrownBy(() -> take(policy, "k", 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'bucket'").hasMessageContaining("4");
+    }
+
+    @Test
+    void tokenBucketRefillsAtANewRate() {
+        RateLimitPolicy policy = policy("refill", Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1));
+        take(policy, "k", 10);
+        RateLimitPolicy faster = policy.withRate(20);
+        assertThat(take(faster, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(50));
+        at(50);
+        assertThat(take(faster, "k", 1).allowed()).isTrue();
+    }
+
+    @Test
+    void tokenBucketWithAFractionalEmissionIntervalStaysExact() {
+        RateLimitPolicy policy = policy("thirds", Algorithm.TOKEN_BUCKET, 3, Duration.ofSeconds(1));
+        assertThat(take(policy, "k", 3).remaining()).isZero();
+        Duration retry = take(policy, "k", 1).retryAfter();
+        // One permit every 333333.33 us: the wait is that, rounded to a whole microsecond.
+        assertThat(retry).isBetween(Duration.ofNanos(333_333_000), Duration.ofNanos(333_334_000));
+        clock.advance(retry.minusNanos(1000));
+        assertThat(take(policy, "k", 1).allowed()).isFalse();
+        clock.advance(Duration.ofNanos(1000));
+        assertThat(take(policy, "k", 1).allowed()).isTrue();
+        at(1000);
+        assertThat(take(policy, "k", 2).allowed()).isTrue();
+        assertThat(take(policy, "k", 1).allowed()).isFalse();
+    }
+
+    @Test
+    void fixedWindowStartsAfreshAtTheBoundary() {
+        RateLimitPolicy policy = policy("fixed", Algorithm.FIXED_WINDOW, 5, Duration.ofSeconds(1));
+        at(900);
+        assertThat(take(policy, "k", 5).resetAfter()).isEqualTo(Duration.ofMillis(100));
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(100));
+        at(1000);
+        assertThat(take(policy, "k", 5).allowed()).as("the documented 2x across a boundary").isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void invalidRequestsNameTheLimiterAndTheValueAndWriteNothing(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("orders-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        for (long permits : new long[] {0, -1, 6}) {
+            assertThatThrownBy(() -> take(policy, "k", permits)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'orders-" + algorithm + "'").hasMessageContaining(Long.toString(permits));
+            assertThatThrownBy(() -> limiter.tryAcquireAsync(policy, "k", permits))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> limiter.acquire(policy, "k", permits, Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertNothingStored();
+    }
+
+    @Test
+    void limitersAndKeysNeverShareAQuota() {
+        RateLimitPolicy ab = policy("a:b", Algorithm.SLIDING_LOG, 1, Duration.ofSeconds(1));
+        RateLimitPolicy a = policy("a", Algorithm.SLIDING_LOG, 1, Duration.ofSeconds(1));
+        assertThat(take(ab, "c", 1).allowed()).isTrue();
+        assertThat(take(a, "b:c", 1).allowed()).as("'a:b'+'c' is not 'a'+'b:c'").isTrue();
+        assertThat(take(a, "{b}:c}", 1).allowed()).isTrue();
+        String longKey = "x".repeat(5_000);
+        assertThat(take(a, longKey, 1).allowed()).isTrue();
+        assertThat(take(a, longKey, 1).allowed()).isFalse();
+        assertThat(take(a, longKey + "y", 1).allowed()).isTrue();
+        assertThat(take(a, null, 1).allowed()).isTrue();
+        assertThat(take(a, "", 1).allowed()).as("null and empty are the same key").isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void asyncDecidesLikeSync(Algorithm algorithm) throws Exception {
+        RateLimitPolicy policy = policy("async-" + algorithm, algorithm, 2, Duration.ofSeconds(1));
+        assertThat(limiter.tryAcquireAsync(policy, "k", 2).toCompletableFuture().get(5, TimeUnit.SECONDS).allowed())
+                .isTrue();
+        Decision refused = limiter.tryAcquireAsync(policy, "k", 1).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused).isEqualTo(take(policy, "k", 1));
+    }
+
+    @Test
+    void acquireGivesUpAtOnceWhenTheWaitWouldExceedMaxWait() throws Exception {
+        RateLimitPolicy policy = policy("give-up", Algorithm.SLIDING_LOG, 1, Duration.ofSeconds(10));
+        take(policy, "k", 1);
+        Decision decision = limiter.acquire(policy, "k", 1, Duration.ofMillis(500)).toCompletableFuture()
+                .get(2, TimeUnit.SECONDS);
+        assertThat(decision.allowed()).isFalse();
+        assertThat(decision.retryAfter()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void acquireRetriesAfterTheExactWaitOnATimer() throws Exception {
+        RateLimiter realTime = create(Clock.systemUTC());
+        try {
+            RateLimitPolicy policy = policy("wait", Algorithm.SLIDING_LOG, 2, Duration.ofMillis(300));
+            assertThat(realTime.tryAcquire(policy, "k", 2).allowed()).isTrue();
+            long start = System.nanoTime();
+            Decision decision = realTime.acquire(policy, "k", 1, Duration.ofSeconds(3)).toCompletableFuture()
+                    .get(5, TimeUnit.SECONDS);
+            long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(decision.allowed()).isTrue();
+            assertThat(waitedMillis).isBetween(150L, 2_500L);
+        } finally {
+            realTime.close();
+        }
+    }
+}

@@ -35,7 +35,8 @@ import org.springframework.core.env.Environment;
         "org.redisson.spring.starter.RedissonAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
-@Import({GuardWebMvcConfiguration.class, GuardWebFluxConfiguration.class})
+@Import({GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
+        GuardWebFluxConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")

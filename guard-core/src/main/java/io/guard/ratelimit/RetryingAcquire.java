@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -36,37 +37,48 @@ public final class RetryingAcquire {
      * @throws IllegalArgumentException if {@code maxWait} is negative
      */
     public CompletionStage<Decision> acquire(Supplier<CompletionStage<Decision>> attempt, Duration maxWait) {
+        return acquire(attempt, Function.identity(), maxWait);
+    }
+
+    /**
+     * Like {@link #acquire(Supplier, Duration)} for attempts that answer more than a decision (for example whether
+     * a fall-back decided): {@code decisionOf} extracts the decision that steers the retries.
+     */
+    public <T> CompletionStage<T> acquire(Supplier<? extends CompletionStage<T>> attempt,
+                                          Function<? super T, Decision> decisionOf, Duration maxWait) {
         Objects.requireNonNull(maxWait, "maxWait");
         if (maxWait.isNegative()) {
             throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
         }
         long deadline = nanoTime.getAsLong() + saturatedNanos(maxWait);
-        CompletableFuture<Decision> result = new CompletableFuture<>();
-        tryOnce(attempt, deadline, result);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        tryOnce(attempt, decisionOf, deadline, result);
         return result;
     }
 
-    private void tryOnce(Supplier<CompletionStage<Decision>> attempt, long deadline, CompletableFuture<Decision> result) {
-        CompletionStage<Decision> stage;
+    private <T> void tryOnce(Supplier<? extends CompletionStage<T>> attempt, Function<? super T, Decision> decisionOf,
+                             long deadline, CompletableFuture<T> result) {
+        CompletionStage<T> stage;
         try {
             stage = attempt.get();
         } catch (RuntimeException e) {
             result.completeExceptionally(e);
             return;
         }
-        stage.whenComplete((decision, error) -> {
+        stage.whenComplete((answer, error) -> {
             if (error != null) {
                 result.completeExceptionally(error);
                 return;
             }
+            Decision decision = decisionOf.apply(answer);
             long retryNanos = saturatedNanos(decision.retryAfter());
             long left = deadline - nanoTime.getAsLong();
             if (decision.allowed() || retryNanos > left) {
-                result.complete(decision);
+                result.complete(answer);
                 return;
             }
             try {
-                timer.schedule(() -> tryOnce(attempt, deadline, result), retryNanos, TimeUnit.NANOSECONDS);
+                timer.schedule(() -> tryOnce(attempt, decisionOf, deadline, result), retryNanos, TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException e) {
                 result.completeExceptionally(new IllegalStateException("rate limiter closed while waiting", e));
             }

@@ -2,16 +2,27 @@ package io.guard.breaker.window;
 
 /**
  * The last {@code size} calls, in a ring: recording a call evicts the oldest one from the running totals and
- * overwrites its slot.
+ * overwrites its slot, under the window's lock.
+ *
+ * <p>Why it scales: once the ring is full, a fast success can only lower the rates, so it is parked in the
+ * calling thread's {@link Stripe} instead of taking the lock, and applied to the ring (in order, with its own
+ * duration) by the next call that takes the lock: a failure, a slow call, a snapshot, or the same thread when
+ * its stripe is full. Threads on different cores then share no written cache line on the healthy path.
+ * Thresholds are still checked on exactly the calls that can cross them, against a window that includes
+ * every parked success, so a single thread sees exactly the last {@code size} calls.
  */
 public final class CountWindow implements SlidingWindow {
+
+    private static final int MAX_PARKED = 64;
 
     private final int size;
     private final int minimumNumberOfCalls;
     private final byte[] kinds;
     private final long[] durations;
     private final Totals totals = new Totals();
+    private final Stripes<Parked> stripes;
     private int head;
+    private volatile boolean full;
 
     /**
      * @param size                 calls kept; at least 1
@@ -26,11 +37,51 @@ public final class CountWindow implements SlidingWindow {
         this.minimumNumberOfCalls = Math.max(1, Math.min(minimumNumberOfCalls, size));
         this.kinds = new byte[size];
         this.durations = new long[size];
+        int parked = Math.min(size, MAX_PARKED);
+        this.stripes = new Stripes<>(() -> new Parked(parked));
     }
 
     @Override
-    public synchronized Snapshot record(long durationNanos, boolean failed, boolean slow) {
-        int kind = Totals.kind(failed, slow);
+    public Snapshot record(long durationNanos, boolean failed, boolean slow) {
+        if (full && !failed && !slow) {
+            Parked stripe = stripes.lockForCurrentThread();
+            if (stripe != null) {
+                boolean parked = stripe.count < stripe.durations.length;
+                if (parked) {
+                    stripe.durations[stripe.count++] = durationNanos;
+                }
+                stripe.unlock();
+                if (parked) {
+                    return null;
+                }
+            }
+        }
+        return recordLocked(durationNanos, Totals.kind(failed, slow));
+    }
+
+    @Override
+    public synchronized Snapshot snapshot() {
+        stripes.drainEach(this::unpark);
+        return totals.snapshot(minimumNumberOfCalls);
+    }
+
+    private synchronized Snapshot recordLocked(long durationNanos, int kind) {
+        stripes.drainEach(this::unpark);
+        add(kind, durationNanos);
+        if (!full && totals.calls == size) {
+            full = true;
+        }
+        return totals.snapshot(minimumNumberOfCalls);
+    }
+
+    private void unpark(Parked stripe) {
+        for (int i = 0; i < stripe.count; i++) {
+            add(0, stripe.durations[i]);
+        }
+        stripe.count = 0;
+    }
+
+    private void add(int kind, long durationNanos) {
         if (totals.calls == size) {
             totals.remove(kinds[head], durations[head]);
         }
@@ -38,11 +89,15 @@ public final class CountWindow implements SlidingWindow {
         durations[head] = durationNanos;
         totals.add(kind, durationNanos);
         head = head + 1 == size ? 0 : head + 1;
-        return totals.snapshot(minimumNumberOfCalls);
     }
 
-    @Override
-    public synchronized Snapshot snapshot() {
-        return totals.snapshot(minimumNumberOfCalls);
+    /** Fast successes of one stripe, oldest first. */
+    private static final class Parked extends Stripe {
+        final long[] durations;
+        int count;
+
+        Parked(int capacity) {
+            durations = new long[capacity];
+        }
     }
 }

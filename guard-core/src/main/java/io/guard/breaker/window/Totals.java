@@ -26,10 +26,10 @@ final class Totals {
     }
 
     void remove(int kind, long durationNanos) {
-        add(-1, kind, durationNanos);
+        add(-1, kind, -durationNanos);
     }
 
-    /** Adds {@code count} calls of one kind ({@code count} may be negative to evict them). */
+    /** Adds {@code count} calls of one kind that took {@code durationNanos} together (both negative to evict). */
     void add(int count, int kind, long durationNanos) {
         calls += count;
         if ((kind & FAILED) != 0) {

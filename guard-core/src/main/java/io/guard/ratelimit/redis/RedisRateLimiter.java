@@ -147,8 +147,9 @@ public final class RedisRateLimiter implements RateLimiter {
         return reply.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = LuaScript.unwrap(error);
+                // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
                 throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
-                        + cause + ")", cause);
+                        + cause.getClass().getSimpleName() + ")", cause);
             }
             return toReply(policy, values);
         });

@@ -95,7 +95,8 @@ class RedisRateLimiterRedisIT {
         List<String> keys = redis.keys();
         assertThat(keys).isNotEmpty();
         for (String key : keys) {
-            assertThat((Long) redis.call("PTTL", key)).isBetween(1L, 201L);
+            // -1 would be a key without expiry; -2 a key that expired already (a slow machine may get there).
+            assertThat((Long) redis.call("PTTL", key)).isNotEqualTo(-1L).isBetween(-2L, 201L);
         }
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (!redis.keys().isEmpty() && System.nanoTime() < deadline) {

@@ -1,0 +1,196 @@
+package io.guard.ratelimit;
+
+import io.guard.breaker.CallNotPermittedException;
+import io.guard.breaker.CircuitBreaker;
+import io.guard.breaker.CircuitBreakerConfig;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Puts each policy's {@link BackendFailurePolicy} in front of a remote backend (Redis): when the backend cannot
+ * decide, {@code FAIL_OPEN} allows, {@code FAIL_CLOSED} throws {@link RateLimiterBackendException} (HTTP 503) and
+ * {@code LOCAL} decides in process with the same policy.
+ *
+ * <p>A Guard {@link CircuitBreaker} watches the backend, so an outage costs a few timeouts rather than one per
+ * call: while the breaker is open, calls skip the backend and go straight to the failure policy, and a half-open
+ * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker.
+ */
+public final class FailoverRateLimiter implements RateLimiter {
+
+    private final RateLimiter primary;
+    private final RateLimiter local;
+    private final CircuitBreaker breaker;
+    private final Clock clock;
+    private final ScheduledExecutorService timer;
+    private final RetryingAcquire retrying;
+    private final AtomicReference<BackendHealth> health;
+
+    /**
+     * @param primary the backend to protect (usually a {@code RedisRateLimiter})
+     * @param local   decides {@code LOCAL} policies while the primary cannot (usually a {@code LocalRateLimiter})
+     * @param breaker guards the primary; see {@link #recommendedBreakerConfig()}
+     * @param clock   timestamps failures for {@link #health()}
+     */
+    public FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock) {
+        this.primary = Objects.requireNonNull(primary, "primary");
+        this.local = Objects.requireNonNull(local, "local");
+        this.breaker = Objects.requireNonNull(breaker, "breaker");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "guard-failover-limiter-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.retrying = new RetryingAcquire(timer, System::nanoTime);
+        this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
+    }
+
+    /**
+     * A breaker configuration suited to a backend that is either there or not: opens when half of the last 10
+     * calls (at least 3) failed or took a second or more, probes with one call after 2 seconds.
+     */
+    public static CircuitBreakerConfig recommendedBreakerConfig() {
+        return CircuitBreakerConfig.builder()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(10)
+                .minimumNumberOfCalls(3)
+                .failureRateThreshold(50f)
+                .slowCallDurationThreshold(Duration.ofSeconds(1))
+                .slowCallRateThreshold(50f)
+                .waitDurationInOpenState(Duration.ofSeconds(2))
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .build();
+    }
+
+    @Override
+    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        try {
+            return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+        } catch (CompletionException e) {
+            throw rethrowable(e);
+        }
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        return decide(policy, key, permits).thenApply(BackendOutcome::decision);
+    }
+
+    @Override
+    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        return retrying.acquire(() -> tryAcquireAsync(policy, key, permits), maxWait);
+    }
+
+    @Override
+    public String backendName() {
+        return primary.backendName();
+    }
+
+    /** The primary's health as last seen, with the breaker's state; down while the breaker refuses calls. */
+    public BackendHealth health() {
+        BackendHealth last = health.get();
+        String state = breaker.state().name();
+        boolean admits = switch (breaker.state()) {
+            case OPEN, FORCED_OPEN -> false;
+            default -> true;
+        };
+        return new BackendHealth(last.up() && admits, last.backend(), state, last.lastError(), last.lastErrorTime());
+    }
+
+    /** The breaker guarding the primary, for the actuator. */
+    public CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    /** Stops the retry timer and closes both backends. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        primary.close();
+        local.close();
+    }
+
+    /** Decides, telling apart a backend decision from one the failure policy made after a backend failure. */
+    CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        if (!breaker.tryAcquirePermission()) {
+            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
+                    breaker.remainingOpenTime());
+            return fallBack(policy, key, permits, new RateLimiterBackendException("rate limiter '" + policy.name()
+                    + "': backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
+                    + "' is " + breaker.state(), open));
+        }
+        long start = breaker.currentTimeNanos();
+        CompletionStage<Decision> call;
+        try {
+            call = primary.tryAcquireAsync(policy, key, permits);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        return call.handle((decision, error) -> {
+            long elapsed = breaker.currentTimeNanos() - start;
+            if (error == null) {
+                breaker.onSuccess(elapsed);
+                BackendHealth last = health.get();
+                if (!last.up()) {
+                    health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
+                            last.lastErrorTime()));
+                }
+                return CompletableFuture.completedFuture(new BackendOutcome(decision, null));
+            }
+            Throwable cause = unwrap(error);
+            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
+                breaker.releasePermission();
+                return CompletableFuture.<BackendOutcome>failedFuture(cause);
+            }
+            breaker.onError(elapsed, backendFailure);
+            health.set(new BackendHealth(false, primary.backendName(), null, describe(backendFailure),
+                    clock.instant()));
+            return fallBack(policy, key, permits, backendFailure);
+        }).thenCompose(stage -> stage);
+    }
+
+    private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,
+                                                     RateLimiterBackendException failure) {
+        return switch (policy.onBackendFailure()) {
+            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(new Decision(true,
+                    Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate()), failure));
+            case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
+            case LOCAL -> local.tryAcquireAsync(policy, key, permits)
+                    .thenApply(decision -> new BackendOutcome(decision, failure));
+        };
+    }
+
+    /** Class names along the cause chain: never a message, which may quote a user's key. */
+    static String describe(Throwable error) {
+        StringBuilder names = new StringBuilder(error.getClass().getSimpleName());
+        for (Throwable t = error.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            names.append(" <- ").append(t.getClass().getSimpleName());
+        }
+        return names.toString();
+    }
+
+    static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while (current instanceof CompletionException && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    static RuntimeException rethrowable(CompletionException e) {
+        Throwable cause = unwrap(e);
+        return cause instanceof RuntimeException runtime ? runtime : e;
+    }
+}

@@ -1,0 +1,293 @@
+package io.guard.ratelimit;
+
+import io.guard.event.EventBuffer;
+import io.guard.event.GuardEvent;
+import io.guard.event.GuardEventListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+
+/**
+ * The named limits of an application and the one backend that decides them: what {@code @RateLimit}, the actuator
+ * and the metrics binder talk to. Each request is decided by the backend with the policy registered under its
+ * name, counted once (permitted, rejected or error), reported to observers, and, when refused or when the backend
+ * failed, published as an event. Events name the limiter, never the resolved key, which may be personal data.
+ *
+ * <p>With a {@link FailoverRateLimiter} as backend, a request that the failure policy answered (allowed by
+ * {@code FAIL_OPEN}, decided by {@code LOCAL}) counts as an error, not as a permit: the dashboards must show an
+ * outage even when callers do not notice it.
+ */
+public final class RateLimiterRegistry implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RateLimiterRegistry.class);
+
+    private final RateLimiter backend;
+    private final Clock clock;
+    private final int eventBufferSize;
+    private final LongSupplier nanoTime;
+    private final Map<String, Limit> limits = new ConcurrentHashMap<>();
+    private final List<GuardEventListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<RateLimitObserver> observers = new CopyOnWriteArrayList<>();
+    private final Object timerLock = new Object();
+    private ScheduledExecutorService timer;
+    private volatile BackendHealth lastSeen;
+
+    /**
+     * @param backend         decides every request; not closed by {@link #close()}
+     * @param clock           timestamps events
+     * @param eventBufferSize recent events kept per limiter; at least 1
+     */
+    public RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize) {
+        this(backend, clock, eventBufferSize, System::nanoTime);
+    }
+
+    RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize, LongSupplier nanoTime) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (eventBufferSize < 1) {
+            throw new IllegalArgumentException("event buffer size must be at least 1 but was " + eventBufferSize);
+        }
+        this.eventBufferSize = eventBufferSize;
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.lastSeen = BackendHealth.up(backend.backendName());
+    }
+
+    /** Registers {@code policy} under its name, replacing a policy of that name (its counters and events stay). */
+    public RateLimitPolicy register(RateLimitPolicy policy) {
+        Objects.requireNonNull(policy, "policy");
+        limits.compute(policy.name(), (name, existing) -> existing == null
+                ? new Limit(policy, new EventBuffer(eventBufferSize)) : existing.withPolicy(policy));
+        return policy;
+    }
+
+    public Optional<RateLimitPolicy> find(String name) {
+        Limit limit = name == null ? null : limits.get(name);
+        return Optional.ofNullable(limit).map(Limit::policy);
+    }
+
+    /** The registered policies (a snapshot). */
+    public Collection<RateLimitPolicy> policies() {
+        return limits.values().stream().map(Limit::policy).toList();
+    }
+
+    /**
+     * Takes {@code permits} for {@code key} under the policy named {@code name} if available now.
+     *
+     * @throws IllegalArgumentException if no policy has that name or {@code permits} is out of range
+     * @throws RateLimiterBackendException if the backend failed and the policy says {@code FAIL_CLOSED}
+     */
+    public Decision tryAcquire(String name, String key, long permits) {
+        try {
+            return tryAcquireAsync(name, key, permits).toCompletableFuture().join();
+        } catch (CompletionException e) {
+            throw FailoverRateLimiter.rethrowable(e);
+        }
+    }
+
+    /** {@link #tryAcquire} without blocking; a backend failure under {@code FAIL_CLOSED} fails the stage. */
+    public CompletionStage<Decision> tryAcquireAsync(String name, String key, long permits) {
+        Limit limit = require(name);
+        limit.policy().checkPermits(permits);
+        return attempt(limit, key, permits).thenApply(BackendOutcome::decision);
+    }
+
+    /**
+     * Waits up to {@code maxWait} for the permits, re-trying after each refusal's exact wait on a timer; only the
+     * final answer is counted and reported (with the latency of the last attempt).
+     */
+    public CompletionStage<Decision> acquire(String name, String key, long permits, Duration maxWait) {
+        Limit limit = require(name);
+        limit.policy().checkPermits(permits);
+        AtomicLong lastStart = new AtomicLong();
+        return new RetryingAcquire(timer(), nanoTime)
+                .acquire(() -> {
+                    lastStart.set(nanoTime.getAsLong());
+                    return decide(limit, key, permits);
+                }, BackendOutcome::decision, maxWait)
+                .handle((outcome, error) -> {
+                    record(limit, outcome, error, nanoTime.getAsLong() - lastStart.get());
+                    if (error != null) {
+                        throw error instanceof CompletionException c ? c : new CompletionException(error);
+                    }
+                    return outcome.decision();
+                });
+    }
+
+    /** Counters of the limiter named {@code name} since start-up. */
+    public LimiterStats stats(String name) {
+        Limit limit = require(name);
+        return new LimiterStats(limit.permitted.sum(), limit.rejected.sum(), limit.errors.sum());
+    }
+
+    /** Receives RATE_LIMITED and BACKEND_FAILURE events of every limiter. */
+    public void addListener(GuardEventListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** The recent events of the limiter named {@code name}, newest first. */
+    public List<GuardEvent> recentEvents(String name) {
+        return require(name).events.newestFirst();
+    }
+
+    public void addObserver(RateLimitObserver observer) {
+        observers.add(Objects.requireNonNull(observer, "observer"));
+    }
+
+    public RateLimiter backend() {
+        return backend;
+    }
+
+    /**
+     * The backend's health: from the {@link FailoverRateLimiter} if that is the backend, else from the last request
+     * this registry sent it.
+     */
+    public BackendHealth backendHealth() {
+        return backend instanceof FailoverRateLimiter failover ? failover.health() : lastSeen;
+    }
+
+    /** Stops the timer behind {@link #acquire}; the backend is left to its owner. */
+    @Override
+    public void close() {
+        synchronized (timerLock) {
+            if (timer != null) {
+                timer.shutdownNow();
+            }
+        }
+    }
+
+    private CompletionStage<BackendOutcome> attempt(Limit limit, String key, long permits) {
+        long start = nanoTime.getAsLong();
+        return decide(limit, key, permits).handle((outcome, error) -> {
+            record(limit, outcome, error, nanoTime.getAsLong() - start);
+            if (error != null) {
+                throw error instanceof CompletionException c ? c : new CompletionException(error);
+            }
+            return outcome;
+        });
+    }
+
+    private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {
+        try {
+            if (backend instanceof FailoverRateLimiter failover) {
+                return failover.decide(limit.policy(), key, permits);
+            }
+            return backend.tryAcquireAsync(limit.policy(), key, permits).thenApply(d -> new BackendOutcome(d, null));
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
+        RateLimitPolicy policy = limit.policy();
+        Throwable failure = error != null ? FailoverRateLimiter.unwrap(error) : outcome.backendError();
+        if (failure != null) {
+            limit.errors.increment();
+            if (!(backend instanceof FailoverRateLimiter)) {
+                lastSeen = new BackendHealth(false, backend.backendName(), null, FailoverRateLimiter.describe(failure),
+                        clock.instant());
+            }
+            observers.forEach(o -> notify(() -> o.onBackendError(policy, failure, latencyNanos)));
+            publish(limit, GuardEvent.Type.BACKEND_FAILURE, latencyNanos, Map.of(
+                    "error", FailoverRateLimiter.describe(failure),
+                    "onBackendFailure", policy.onBackendFailure().name(),
+                    "backend", backend.backendName()));
+        } else {
+            (outcome.decision().allowed() ? limit.permitted : limit.rejected).increment();
+            if (!lastSeen.up()) {
+                lastSeen = new BackendHealth(true, backend.backendName(), null, lastSeen.lastError(),
+                        lastSeen.lastErrorTime());
+            }
+            observers.forEach(o -> notify(() -> o.onDecision(policy, outcome.decision(), latencyNanos)));
+        }
+        if (outcome != null && !outcome.decision().allowed()) {
+            publish(limit, GuardEvent.Type.RATE_LIMITED, latencyNanos, Map.of(
+                    "retryAfterMillis", Long.toString(ceilMillis(outcome.decision().retryAfter())),
+                    "remaining", Long.toString(outcome.decision().remaining()),
+                    "limit", Long.toString(outcome.decision().limit())));
+        }
+    }
+
+    private void publish(Limit limit, GuardEvent.Type type, long latencyNanos, Map<String, String> details) {
+        GuardEvent event = new GuardEvent(GuardEvent.Source.RATE_LIMITER, limit.policy().name(), type, clock.instant(),
+                Duration.ofNanos(latencyNanos), details);
+        limit.events.onEvent(event);
+        listeners.forEach(l -> notify(() -> l.onEvent(event)));
+    }
+
+    private static void notify(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            log.warn("A rate-limit listener or observer threw; ignored", e);
+        }
+    }
+
+    private static long ceilMillis(Duration duration) {
+        long millis = duration.toMillis();
+        return duration.minusMillis(millis).isZero() ? millis : millis + 1;
+    }
+
+    private Limit require(String name) {
+        Limit limit = name == null ? null : limits.get(name);
+        if (limit == null) {
+            throw new IllegalArgumentException("no rate limiter named '" + name + "'; registered: "
+                    + limits.keySet().stream().sorted().toList());
+        }
+        return limit;
+    }
+
+    private ScheduledExecutorService timer() {
+        synchronized (timerLock) {
+            if (timer == null) {
+                timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "guard-rate-limit-acquire");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
+            return timer;
+        }
+    }
+
+    /** A policy with its counters and events; replacing the policy keeps them. */
+    private static final class Limit {
+        private volatile RateLimitPolicy policy;
+        final EventBuffer events;
+        final LongAdder permitted = new LongAdder();
+        final LongAdder rejected = new LongAdder();
+        final LongAdder errors = new LongAdder();
+
+        Limit(RateLimitPolicy policy, EventBuffer events) {
+            this.policy = policy;
+            this.events = events;
+        }
+
+        RateLimitPolicy policy() {
+            return policy;
+        }
+
+        Limit withPolicy(RateLimitPolicy replacement) {
+            this.policy = replacement;
+            return this;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.guard.ratelimit;
+
+import io.guard.breaker.CircuitBreaker;
+import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.breaker.State;
+import io.guard.event.GuardEvent;
+import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.time.ManualClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FailoverRateLimiterTest {
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final ManualClock breakerClock = new ManualClock();
+    private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.builder().clock(breakerClock)
+            .scheduler(breakerClock).build();
+    private final CircuitBreaker breaker = breakers.circuitBreaker("rate-limit-backend",
+            FailoverRateLimiter.recommendedBreakerConfig());
+    private final SwitchableBackend redis = new SwitchableBackend(new LocalRateLimiter(clock));
+    private final FailoverRateLimiter failover = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), breaker,
+            clock);
+    private final RateLimiterRegistry registry = new RateLimiterRegistry(failover, clock, 20);
+
+    @AfterEach
+    void close() {
+        registry.close();
+        failover.close();
+        breakers.close();
+    }
+
+    private RateLimitPolicy register(String name, BackendFailurePolicy onFailure) {
+        return registry.register(new RateLimitPolicy(name, Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, onFailure));
+    }
+
+    @Test
+    void failOpenAllowsAndCountsAnError() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.failing(true);
+
+        Decision decision = registry.tryAcquire("open", "k", 1);
+
+        assertThat(decision.allowed()).isTrue();
+        assertThat(decision.limit()).isEqualTo(2);
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
+        assertThat(registry.recentEvents("open")).extracting(GuardEvent::type)
+                .containsExactly(GuardEvent.Type.BACKEND_FAILURE);
+    }
+
+    @Test
+    void failClosedThrowsTheBackendException() {
+        register("closed", BackendFailurePolicy.FAIL_CLOSED);
+        redis.failing(true);
+
+        assertThatThrownBy(() -> registry.tryAcquire("closed", "k", 1))
+                .isInstanceOf(RateLimiterBackendException.class).hasMessageContaining("'closed'");
+        assertThatThrownBy(() -> failover.tryAcquire(registry.find("closed").orElseThrow(), "k", 1))
+                .isInstanceOf(RateLimiterBackendException.class);
+        assertThat(registry.stats("closed")).isEqualTo(new LimiterStats(0, 0, 1));
+    }
+
+    @Test
+    void localDecidesInProcessWithTheSamePolicy() {
+        register("local", BackendFailurePolicy.LOCAL);
+        redis.failing(true);
+
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).isTrue();
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).isTrue();
+        Decision third = registry.tryAcquire("local", "k", 1);
+
+        assertThat(third.allowed()).isFalse();
+        assertThat(third.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(registry.stats("local")).isEqualTo(new LimiterStats(0, 0, 3));
+        assertThat(registry.recentEvents("local")).extracting(GuardEvent::type)
+                .startsWith(GuardEvent.Type.RATE_LIMITED, GuardEvent.Type.BACKEND_FAILURE);
+    }
+
+    @Test
+    void anOpenBreakerSkipsTheBackendUntilATrialCallFindsItBack() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.failing(true);
+        for (int i = 0; i < 3; i++) {
+            registry.tryAcquire("open", "k", 1);
+        }
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(failover.health().up()).isFalse();
+        assertThat(failover.health().breakerState()).isEqualTo("OPEN");
+        assertThat(failover.health().lastError()).isEqualTo("RateLimiterBackendException <- IllegalStateException");
+        int callsWhenOpened = redis.calls.get();
+
+        for (int i = 0; i < 50; i++) {
+            assertThat(registry.tryAcquire("open", "k", 1).allowed()).isTrue();
+        }
+        assertThat(redis.calls).as("no call reaches the backend while open").hasValue(callsWhenOpened);
+        assertThat(registry.stats("open").errors()).isEqualTo(53);
+
+        redis.failing(false);
+        breakerClock.advance(Duration.ofSeconds(2));
+        assertThat(registry.tryAcquire("open", "k", 1).allowed()).isTrue();
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(redis.calls).hasValue(callsWhenOpened + 1);
+        assertThat(registry.backendHealth().up()).isTrue();
+        assertThat(registry.backendHealth().lastError()).as("the last error is kept for the actuator").isNotNull();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(1, 0, 53));
+    }
+
+    @Test
+    void refusalsForLackOfPermitsAreSuccessesForTheBreaker() {
+        register("busy", BackendFailurePolicy.FAIL_CLOSED);
+        for (int i = 0; i < 20; i++) {
+            registry.tryAcquire("busy", "k", 1);
+        }
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+        assertThat(registry.stats("busy")).isEqualTo(new LimiterStats(2, 18, 0));
+    }
+
+    @Test
+    void invalidRequestsNeverReachTheBackendOrTheBreaker() {
+        RateLimitPolicy policy = register("invalid", BackendFailurePolicy.FAIL_OPEN);
+
+        assertThatThrownBy(() -> failover.tryAcquire(policy, "k", 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'invalid'");
+        assertThat(redis.calls).hasValue(0);
+        assertThat(breaker.snapshot().calls()).isZero();
+    }
+}

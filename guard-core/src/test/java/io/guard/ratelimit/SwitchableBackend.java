@@ -1,0 +1,54 @@
+package io.guard.ratelimit;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** A backend that decides with a delegate until told to fail, counting the calls that reach it. */
+final class SwitchableBackend implements RateLimiter {
+
+    private final RateLimiter delegate;
+    private volatile boolean failing;
+    final AtomicInteger calls = new AtomicInteger();
+
+    SwitchableBackend(RateLimiter delegate) {
+        this.delegate = delegate;
+    }
+
+    void failing(boolean failing) {
+        this.failing = failing;
+    }
+
+    @Override
+    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        policy.checkPermits(permits);
+        calls.incrementAndGet();
+        if (failing) {
+            // Like Redisson's timeouts, the cause's message quotes the key: it must not reach events or health.
+            return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()
+                    + "': Redis could not decide", new IllegalStateException("timeout, params: [" + key + "]")));
+        }
+        return delegate.tryAcquireAsync(policy, key, permits);
+    }
+
+    @Override
+    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
+        throw new UnsupportedOperationException("the registry and the failover limiter wait by themselves");
+    }
+
+    @Override
+    public String backendName() {
+        return "switchable";
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

@@ -22,6 +22,13 @@ import java.lang.annotation.Target;
                 "management.endpoints.web.exposure.include=health,metrics,prometheus,guard,guardevents",
                 "management.endpoint.health.show-details=always",
                 "guard.rate-limit.backend=local",
+                // Breakers open after 2 of 4 calls fail and stay OPEN for an hour, so tests see OPEN, never a
+                // timed HALF_OPEN; IllegalArgumentException is ignored (neither success nor failure).
+                "guard.circuit-breaker.defaults.sliding-window-size=4",
+                "guard.circuit-breaker.defaults.minimum-number-of-calls=2",
+                "guard.circuit-breaker.defaults.failure-rate-threshold=50",
+                "guard.circuit-breaker.defaults.wait-duration-in-open-state=1h",
+                "guard.circuit-breaker.defaults.ignore-exceptions=java.lang.IllegalArgumentException",
                 // No Redis here: the local backend decides, and nothing may try localhost:6379.
                 "spring.autoconfigure.exclude=org.redisson.spring.starter.RedissonAutoConfigurationV2,"
                         + "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration,"

@@ -103,21 +103,21 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public void onSuccess(long durationNanos) {
-        current.get().record(durationNanos, false);
         events.success(durationNanos);
+        current.get().record(durationNanos, false);
     }
 
     @Override
     public void onError(long durationNanos, Throwable error) {
         switch (classifier.classify(error)) {
             case FAILURE -> {
-                current.get().record(durationNanos, true);
                 events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName()));
+                current.get().record(durationNanos, true);
             }
             case IGNORED -> {
-                current.get().release();
                 events.publish(GuardEvent.Type.IGNORED_ERROR, durationNanos,
                         Map.of("error", error.getClass().getName()));
+                current.get().release();
             }
             case SUCCESS -> onSuccess(durationNanos);
         }
@@ -126,9 +126,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     @Override
     public void onResult(long durationNanos, Object result) {
         if (classifier.resultIsFailure(result)) {
-            current.get().record(durationNanos, true);
             events.publish(GuardEvent.Type.ERROR, durationNanos,
                     Map.of("result", result == null ? "null" : result.getClass().getName()));
+            current.get().record(durationNanos, true);
         } else {
             onSuccess(durationNanos);
         }

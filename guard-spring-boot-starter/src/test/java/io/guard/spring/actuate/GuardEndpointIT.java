@@ -21,6 +21,9 @@ class GuardEndpointIT {
     @Autowired
     CircuitBreakerRegistry breakers;
 
+    @Autowired
+    LimitedService limited;
+
     Http http;
 
     @BeforeEach
@@ -73,6 +76,36 @@ class GuardEndpointIT {
         assertThat(cb.path("metrics").path("failureRate").asDouble()).isEqualTo(100.0);
         assertThat(cb.path("metrics").path("notPermittedCalls").asLong()).isEqualTo(3);
         assertThat(breaker.has("rateLimiter")).isFalse();
+    }
+
+    @Test
+    void listsEveryLimiterWithPolicyBackendAndCounts() {
+        assertThat(LimitedService.rejections(limited::orders, 4)).isEqualTo(1);
+
+        JsonNode report = http.get("/actuator/guard").json();
+
+        JsonNode limiter = report.path("rateLimiters").path("orders");
+        assertThat(limiter.path("type").asText()).isEqualTo("rate-limiter");
+        JsonNode policy = limiter.path("policy");
+        assertThat(policy.path("algorithm").asText()).isEqualTo("SLIDING_LOG");
+        assertThat(policy.path("rate").asLong()).isEqualTo(3);
+        assertThat(policy.path("intervalMs").asLong()).isEqualTo(60_000);
+        assertThat(policy.path("burst").asLong()).isEqualTo(3);
+        assertThat(policy.path("scope").asText()).isEqualTo("GLOBAL");
+        assertThat(policy.path("onBackendFailure").asText()).isEqualTo("FAIL_OPEN");
+        assertThat(limiter.path("backend").path("name").asText()).isEqualTo("local");
+        assertThat(limiter.path("backend").path("status").asText()).isEqualTo("UP");
+        assertThat(limiter.path("backend").has("lastError")).isFalse();
+        JsonNode stats = limiter.path("stats");
+        assertThat(stats.path("permitted").asLong()).isEqualTo(3);
+        assertThat(stats.path("rejected").asLong()).isEqualTo(1);
+        assertThat(stats.path("errors").asLong()).isZero();
+        assertThat(report.path("rateLimiters").fieldNames()).toIterable()
+                .contains("limit-events", "limit-metered", "limit-streamed", "orders");
+
+        JsonNode one = http.get("/actuator/guard/orders").json();
+        assertThat(one.path("rateLimiter")).isEqualTo(limiter);
+        assertThat(one.has("circuitBreaker")).isFalse();
     }
 
     @Test

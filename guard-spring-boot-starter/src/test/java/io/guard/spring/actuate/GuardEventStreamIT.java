@@ -24,6 +24,9 @@ class GuardEventStreamIT {
     @Autowired
     CircuitBreakerRegistry breakers;
 
+    @Autowired
+    LimitedService limited;
+
     Http http;
 
     @BeforeEach
@@ -65,6 +68,19 @@ class GuardEventStreamIT {
             assertThat(event.path("name").asText()).isEqualTo("stream-filtered");
             assertThat(event.path("type").asText()).isEqualTo("NOT_PERMITTED");
             assertThat(event.path("details").path("state").asText()).isEqualTo("FORCED_OPEN");
+        }
+    }
+
+    @Test
+    void aRateLimitRejectionArrivesLive() throws Exception {
+        try (SseClient sse = new SseClient(http, "/actuator/guardevents/stream?name=limit-streamed")) {
+            sse.nextLine(":connected", WAIT);
+            assertThat(LimitedService.rejections(limited::streamed, 4)).isEqualTo(1);
+
+            JsonNode event = sse.nextEvent(WAIT);
+            assertThat(event.path("source").asText()).isEqualTo("RATE_LIMITER");
+            assertThat(event.path("type").asText()).isEqualTo("RATE_LIMITED");
+            assertThat(event.path("name").asText()).isEqualTo("limit-streamed");
         }
     }
 

@@ -62,6 +62,15 @@ class GuardHealthIT {
     }
 
     @Test
+    void theLocalRateLimitBackendIsUp() {
+        Http.Response response = http.get("/actuator/health/guard/rateLimitBackend");
+
+        assertThat(response.status()).isEqualTo(200);
+        assertThat(response.json().path("status").asText()).isEqualTo("UP");
+        assertThat(response.json().path("details").path("backend").asText()).isEqualTo("local");
+    }
+
+    @Test
     void anUnknownBreakerHasNoHealthAndIsNotCreated() {
         assertThat(http.get("/actuator/health/guard/circuitBreakers/nobody").status()).isEqualTo(404);
         assertThat(breakers.find("nobody")).isEmpty();

@@ -23,6 +23,9 @@ class GuardMetricsIT {
     @Autowired
     CircuitBreakerRegistry breakers;
 
+    @Autowired
+    LimitedService limited;
+
     Http http;
 
     @BeforeEach
@@ -65,6 +68,21 @@ class GuardMetricsIT {
         assertThat(measurement("guard.circuitbreaker.state", "VALUE", "name:metered", "state:closed")).isZero();
         assertThat(measurement("guard.circuitbreaker.state", "VALUE", "name:metered")).as("one state at a time")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void limiterMetersCountDecisionsByResultAndTimeTheBackend() {
+        assertThat(LimitedService.rejections(limited::metered, 5)).isEqualTo(2);
+
+        assertThat(measurement("guard.ratelimit.requests", "COUNT", "name:limit-metered", "result:permitted"))
+                .isEqualTo(3);
+        assertThat(measurement("guard.ratelimit.requests", "COUNT", "name:limit-metered", "result:rejected"))
+                .isEqualTo(2);
+        assertThat(measurement("guard.ratelimit.requests", "COUNT", "name:limit-metered", "result:error")).isZero();
+        assertThat(measurement("guard.ratelimit.backend.latency", "COUNT", "name:limit-metered")).isEqualTo(5);
+        assertThat(measurement("guard.ratelimit.backend.latency", "TOTAL_TIME", "name:limit-metered")).isPositive();
+        Http.Response tags = http.get("/actuator/metrics/guard.ratelimit.requests");
+        assertThat(tags.body()).as("only bounded tags").doesNotContain("key");
     }
 
     @Test

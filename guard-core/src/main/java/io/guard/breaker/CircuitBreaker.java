@@ -52,7 +52,11 @@ public interface CircuitBreaker {
     /** Like {@link #tryAcquirePermission()}, but throws {@link CallNotPermittedException} on refusal. */
     void acquirePermission();
 
-    /** Gives back a permission without recording an outcome (the call was never made, or was cancelled). */
+    /**
+     * Gives back a permission without recording an outcome (the call was never made, or was cancelled). The
+     * permission goes to the current state; call it only for a permission acquired in that state (the decorators
+     * track this for you: a call admitted while CLOSED never hands a later HALF_OPEN an extra trial permit).
+     */
     void releasePermission();
 
     /** Records a successful call that took {@code durationNanos}. */

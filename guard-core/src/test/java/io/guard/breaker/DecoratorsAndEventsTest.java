@@ -139,4 +139,27 @@ class DecoratorsAndEventsTest {
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
         assertThat(b.tryAcquirePermission()).isTrue();
     }
+
+    @Test
+    void aCallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
+        CircuitBreaker b = breaker();
+        CompletableFuture<String> admittedWhileClosed = new CompletableFuture<>();
+        b.decorateCompletionStage(() -> admittedWhileClosed).get();
+        b.transitionToHalfOpenState();
+        assertThat(b.tryAcquirePermission()).isTrue(); // the only trial
+        admittedWhileClosed.cancel(true);
+        assertThat(b.tryAcquirePermission()).isFalse();
+    }
+
+    @Test
+    void anIgnoredErrorOfACallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
+        CircuitBreaker b = t.registry.circuitBreaker("ignoring", breaker().config().toBuilder()
+                .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
+        assertThatThrownBy(() -> b.executeRunnable(() -> {
+            b.transitionToHalfOpenState();
+            assertThat(b.tryAcquirePermission()).isTrue(); // the only trial, taken while this call runs
+            throw new IllegalArgumentException("ignored");
+        })).isInstanceOf(IllegalArgumentException.class);
+        assertThat(b.tryAcquirePermission()).isFalse();
+    }
 }

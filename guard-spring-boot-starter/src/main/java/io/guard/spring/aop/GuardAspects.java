@@ -1,6 +1,6 @@
 package io.guard.spring.aop;
 
-import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RateLimiterRegistry;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.ClassFilter;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -23,12 +23,12 @@ public final class GuardAspects {
 
     /**
      * @param methods    the resolved annotations (created on the first call)
-     * @param limiter    decides permits (created on the first call)
+     * @param limiter    decides and counts permits (created on the first call)
      * @param missingKey what to do when a key expression yields nothing
      * @param sinks      where decisions go for HTTP header fields
      * @param order      the advisor's order; lower is outer
      */
-    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiter> limiter,
+    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
                                            MissingKeyPolicy missingKey, RateLimitDecisionSinks sinks, int order) {
         Supplier<GuardedMethods> lazyMethods = SingletonSupplier.of(methods);
         Supplier<Limiting> limiting = SingletonSupplier.of(() -> new Limiting(limiter.get(), missingKey));

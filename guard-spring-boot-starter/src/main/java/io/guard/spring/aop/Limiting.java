@@ -1,7 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
-import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RateLimiterRegistry;
 import org.springframework.expression.EvaluationContext;
 
 import java.util.ArrayList;
@@ -11,9 +11,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Resolves the keys and permits of a call and asks the limiter, synchronously or as a chain of stages. Limits are
- * asked in order and the first refusal stops the chain (see {@link RateLimitExceededException} for why permits
- * granted by earlier limits are not handed back).
+ * Resolves the keys and permits of a call and asks the limiter registry (which counts, observes and applies the
+ * backend-failure policy), synchronously or as a chain of stages. Limits are asked in order and the first refusal
+ * stops the chain (see {@link RateLimitExceededException} for why permits granted by earlier limits are not handed
+ * back).
  */
 final class Limiting {
 
@@ -22,10 +23,10 @@ final class Limiting {
     /** The key shared by calls whose key expression yields nothing, under {@link MissingKeyPolicy#SHARED}. */
     static final String SHARED_MISSING_KEY = "unknown";
 
-    private final RateLimiter limiter;
+    private final RateLimiterRegistry limiter;
     private final MissingKeyPolicy missingKey;
 
-    Limiting(RateLimiter limiter, MissingKeyPolicy missingKey) {
+    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey) {
         this.limiter = limiter;
         this.missingKey = missingKey;
     }
@@ -72,8 +73,8 @@ final class Limiting {
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
             Decision decision = request.spec().timeout().isZero()
-                    ? limiter.tryAcquire(request.spec().policy(), request.key(), request.permits())
-                    : join(limiter.acquire(request.spec().policy(), request.key(), request.permits(),
+                    ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
+                    : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
                     request.spec().timeout()));
             check(request, decision, sink);
         }
@@ -91,8 +92,8 @@ final class Limiting {
     private CompletionStage<Decision> ask(LimitRequest request) {
         LimitSpec spec = request.spec();
         return spec.timeout().isZero()
-                ? limiter.tryAcquireAsync(spec.policy(), request.key(), request.permits())
-                : limiter.acquire(spec.policy(), request.key(), request.permits(), spec.timeout());
+                ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
+                : limiter.acquire(spec.name(), request.key(), request.permits(), spec.timeout());
     }
 
     private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
@@ -106,7 +107,8 @@ final class Limiting {
         try {
             return stage.toCompletableFuture().join();
         } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+            Throwable cause = Stages.unwrap(e);
+            throw cause instanceof RuntimeException runtime ? runtime : e;
         }
     }
 }

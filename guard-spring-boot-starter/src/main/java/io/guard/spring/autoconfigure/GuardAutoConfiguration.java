@@ -3,6 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.aop.GuardAnnotationValidator;
 import io.guard.spring.aop.GuardAspects;
 import io.guard.spring.aop.GuardedMethods;
@@ -22,9 +23,11 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
+import java.time.Clock;
+
 /**
- * Guard for Spring Boot: the breaker registry, the rate-limit backend (Redis when a {@code RedissonClient} bean
- * exists, else in process), the two aspects, start-up validation of every annotation, and HTTP answers for Spring
+ * Guard for Spring Boot: the breaker and limiter registries, the rate-limit backend (Redis behind a failover
+ * decorator when a {@code RedissonClient} bean exists, else in process), the two aspects, start-up validation of every annotation, and HTTP answers for Spring
  * MVC and WebFlux. {@code guard.enabled=false} turns all of it off; every bean a user may replace backs off when the
  * user defines one of the same type.
  *
@@ -57,13 +60,23 @@ public class GuardAutoConfiguration {
         }
     }
 
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties) {
+        try {
+            return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
+        } catch (IllegalArgumentException e) {
+            throw new GuardPropertiesException("guard.events.buffer-size", e.getMessage(), "Use a size of at least 1.");
+        }
+    }
+
     @Bean
     @ConditionalOnMissingBean
     public GuardedMethods guardedMethods(ConfigurableListableBeanFactory beanFactory, GuardProperties properties,
-                                         CircuitBreakerRegistry breakers) {
+                                         CircuitBreakerRegistry breakers, RateLimiterRegistry limiters) {
         RateLimitProperties limits = properties.getRateLimit();
         return new GuardedMethods(beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(),
-                breakers::circuitBreaker, policy -> { });
+                breakers::circuitBreaker, limiters::register);
     }
 
     @Bean
@@ -75,7 +88,7 @@ public class GuardAutoConfiguration {
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static Advisor guardRateLimitAdvisor(ObjectProvider<GuardedMethods> methods,
-                                                ObjectProvider<RateLimiter> guardRateLimiter,
+                                                ObjectProvider<RateLimiterRegistry> limiters,
                                                 ObjectProvider<RateLimitDecisionSinks> sinks,
                                                 Environment environment) {
         Binder binder = Binder.get(environment);
@@ -83,7 +96,7 @@ public class GuardAutoConfiguration {
                 .orElse(new RateLimitProperties().getAspectOrder());
         MissingKeyPolicy missingKey = binder.bind("guard.rate-limit.missing-key", MissingKeyPolicy.class)
                 .orElse(MissingKeyPolicy.REJECT);
-        return GuardAspects.rateLimitAdvisor(methods::getObject, guardRateLimiter::getObject, missingKey,
+        return GuardAspects.rateLimitAdvisor(methods::getObject, limiters::getObject, missingKey,
                 new CompositeDecisionSinks(sinks), order);
     }
 

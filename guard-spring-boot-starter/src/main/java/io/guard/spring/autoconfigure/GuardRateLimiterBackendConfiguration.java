@@ -1,5 +1,7 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.ratelimit.redis.RedisRateLimiter;
@@ -42,11 +44,22 @@ class GuardRateLimiterBackendConfiguration {
     @Conditional(NotForcedLocal.class)
     static class Redis {
 
+        /** The breaker that watches Redis for the failover decorator; visible like any other breaker. */
+        static final String BACKEND_BREAKER = "guard-rate-limit-backend";
+
+        /**
+         * Redis behind each policy's {@code on-backend-failure}: an outage is answered by FAIL_OPEN, FAIL_CLOSED
+         * (503) or an in-process decision, and a breaker keeps it from costing a timeout per call.
+         */
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
-        RateLimiter guardRateLimiter(RedissonClient redisson, GuardProperties properties) {
-            return new RedisRateLimiter(redisson, Clock.systemUTC(), properties.getRateLimit().getKeyPrefix(),
+        RateLimiter guardRateLimiter(RedissonClient redisson, GuardProperties properties,
+                                     CircuitBreakerRegistry breakers) {
+            Clock clock = Clock.systemUTC();
+            var redis = new RedisRateLimiter(redisson, clock, properties.getRateLimit().getKeyPrefix(),
                     UUID.randomUUID().toString());
+            return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
+                    breakers.circuitBreaker(BACKEND_BREAKER, FailoverRateLimiter.recommendedBreakerConfig()), clock);
         }
     }
 

@@ -2,7 +2,7 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
-import io.guard.ratelimit.redis.RedisRateLimiter;
+import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,7 +36,7 @@ class RateLimiterBackendSelectionTest {
     @Test
     void countsInRedisWhenARedissonClientExists(CapturedOutput output) {
         runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class)).run(context ->
-                assertThat(context.getBean(RateLimiter.class)).isInstanceOf(RedisRateLimiter.class));
+                assertThat(context.getBean(RateLimiter.class)).isInstanceOf(FailoverRateLimiter.class));
         assertThat(output.getOut()).doesNotContain(PER_INSTANCE_WARNING);
     }
 

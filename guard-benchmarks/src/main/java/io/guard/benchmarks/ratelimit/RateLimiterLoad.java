@@ -46,7 +46,7 @@ public final class RateLimiterLoad {
                     warmUp.toSeconds(), RATE, INTERVAL);
             RedissonClient redisson = client(server.url());
             try {
-                System.out.println("| keys | limiter | decisions/s (median) | min .. max | allowed "
+                System.out.println("| keys | limiter | decisions/s (median) | min .. max | allowed/s "
                         + "| Redis CPU us per decision |");
                 System.out.println("|---|---|---:|---:|---:|---:|");
                 for (int keys : new int[] {1, KEYS}) {
@@ -73,10 +73,10 @@ public final class RateLimiterLoad {
                         Result median = runs.get(runs.size() / 2);
                         long decisions = runs.stream().mapToLong(Result::decisions).sum();
                         ServerCpu work = runs.stream().map(Result::server).reduce(ServerCpu::plus).orElseThrow();
-                        System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f .. %,.0f | %.1f%% | %.1f |%n",
+                        System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f .. %,.0f | %,.0f | %.1f |%n",
                                 keys == 1 ? "hot key" : keys + " keys", contenders.get(c).name(), median.perSecond(),
                                 runs.get(0).perSecond(), runs.get(runs.size() - 1).perSecond(),
-                                100.0 * median.allowed() / median.decisions(), (double) work.micros() / decisions);
+                                median.allowed() * 1e9 / median.elapsed().toNanos(), (double) work.micros() / decisions);
                     }
                 }
                 printMemory(redis, redisson);

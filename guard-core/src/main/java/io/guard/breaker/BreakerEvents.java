@@ -58,7 +58,7 @@ final class BreakerEvents {
         for (GuardEventListener listener : listeners) {
             try {
                 listener.onEvent(event);
-            } catch (RuntimeException e) {
+            } catch (Throwable e) { // even an Error: a listener must not stop the outcome from being recorded
                 log.warn("Circuit breaker '{}': event listener {} threw on {}", name, listener, type, e);
             }
         }

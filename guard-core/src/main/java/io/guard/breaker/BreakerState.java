@@ -16,8 +16,11 @@ sealed interface BreakerState
 
     State state();
 
-    /** Whether a call may proceed now; may move the breaker on (OPEN whose wait is over). */
-    boolean tryAcquire();
+    /**
+     * Asks for a permission; may move the breaker on (an OPEN whose wait is over). Returns the state that granted
+     * it, so that a permission given back later returns to that state and not to a successor, or {@code null}.
+     */
+    BreakerState acquire();
 
     /** Gives back a permission whose call reported no outcome. */
     void release();

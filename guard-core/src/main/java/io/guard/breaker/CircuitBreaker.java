@@ -52,7 +52,11 @@ public interface CircuitBreaker {
     /** Like {@link #tryAcquirePermission()}, but throws {@link CallNotPermittedException} on refusal. */
     void acquirePermission();
 
-    /** Gives back a permission without recording an outcome (the call was never made, or was cancelled). */
+    /**
+     * Gives back a permission without recording an outcome (the call was never made, or was cancelled). The
+     * permission goes to the current state; call it only for a permission acquired in that state (the decorators
+     * track this for you: a call admitted while CLOSED never hands a later HALF_OPEN an extra trial permit).
+     */
     void releasePermission();
 
     /** Records a successful call that took {@code durationNanos}. */
@@ -72,6 +76,13 @@ public interface CircuitBreaker {
     /** The breaker's clock in nanoseconds, for measuring call durations. */
     long currentTimeNanos();
 
+    /*
+     * Manual transitions, e.g. from the actuator. Each is a no-op (no event) when the breaker is already in the
+     * target state. CLOSED, METRICS_ONLY and HALF_OPEN start with an empty window; OPEN keeps showing the window
+     * of the state it left and waits wait-duration-in-open-state (backed off if it follows a failed HALF_OPEN).
+     * DISABLED, FORCED_OPEN and METRICS_ONLY are left only by another manual transition or reset().
+     */
+
     void transitionToClosedState();
 
     void transitionToOpenState();
@@ -87,10 +98,20 @@ public interface CircuitBreaker {
     /** Back to CLOSED with an empty window and counters; publishes a reset event. */
     void reset();
 
-    /** Registers a listener for this breaker's events; listeners must be fast and must not throw. */
+    /**
+     * Registers a listener for this breaker's events, called on the thread that caused each event, in order:
+     * a call's own event (SUCCESS, ERROR, IGNORED_ERROR, NOT_PERMITTED) comes before what it caused
+     * (FAILURE_RATE_EXCEEDED or SLOW_CALL_RATE_EXCEEDED, then STATE_TRANSITION). Listeners must be fast; one that
+     * throws is logged and cannot disturb the call. SUCCESS events are only built while a listener is registered,
+     * so an unobserved healthy call allocates nothing.
+     */
     void addListener(GuardEventListener listener);
 
-    /** The most recent events of this breaker, newest first, from a bounded buffer. */
+    /**
+     * The most recent events of this breaker, newest first, from a bounded buffer (size set on the registry).
+     * SUCCESS events are not buffered, so healthy traffic does not flush the errors, refusals and transitions
+     * an operator wants to see.
+     */
     List<GuardEvent> recentEvents();
 
     <T> T executeSupplier(Supplier<T> supplier);

@@ -20,8 +20,8 @@ final class ClosedState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
-        return true;
+    public BreakerState acquire() {
+        return this;
     }
 
     @Override

@@ -11,19 +11,32 @@ import java.util.function.Supplier;
 /**
  * The executors and decorators, written once on top of the permission API: every path that acquires a permission
  * answers it exactly once, whatever the call throws ({@link Error}s included), so no path can leak a HALF_OPEN
- * trial permit.
+ * trial permit. A permission that is given back (cancelled stage, ignored error) goes back to the state that
+ * granted it, so a call admitted while CLOSED can never hand a HALF_OPEN an extra trial permit.
  */
 abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
+    /** Acquires a permission and returns the state that granted it, or throws {@link CallNotPermittedException}. */
+    abstract BreakerState grant();
+
+    /** Acquires a permission and returns the state that granted it, or null (counted and published). */
+    abstract BreakerState tryGrant();
+
+    /** Gives a permission back to the state that granted it. */
+    abstract void release(BreakerState granting);
+
+    /** Like {@link #onError(long, Throwable)}, an ignored error giving the permission back to its state. */
+    abstract void onError(BreakerState granting, long durationNanos, Throwable error);
+
     @Override
     public <T> T executeSupplier(Supplier<T> supplier) {
-        acquirePermission();
+        BreakerState granting = grant();
         long start = currentTimeNanos();
         T result;
         try {
             result = supplier.get();
         } catch (Throwable e) {
-            onError(currentTimeNanos() - start, e);
+            onError(granting, currentTimeNanos() - start, e);
             throw e;
         }
         onResult(currentTimeNanos() - start, result);
@@ -32,13 +45,13 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public <T> T executeCallable(Callable<T> callable) throws Exception {
-        acquirePermission();
+        BreakerState granting = grant();
         long start = currentTimeNanos();
         T result;
         try {
             result = callable.call();
         } catch (Throwable e) {
-            onError(currentTimeNanos() - start, e);
+            onError(granting, currentTimeNanos() - start, e);
             throw e;
         }
         onResult(currentTimeNanos() - start, result);
@@ -47,12 +60,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void executeRunnable(Runnable runnable) {
-        acquirePermission();
+        BreakerState granting = grant();
         long start = currentTimeNanos();
         try {
             runnable.run();
         } catch (Throwable e) {
-            onError(currentTimeNanos() - start, e);
+            onError(granting, currentTimeNanos() - start, e);
             throw e;
         }
         onSuccess(currentTimeNanos() - start);
@@ -81,7 +94,8 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     @Override
     public <T> Supplier<CompletionStage<T>> decorateCompletionStage(Supplier<? extends CompletionStage<T>> supplier) {
         return () -> {
-            if (!tryAcquirePermission()) {
+            BreakerState granting = tryGrant();
+            if (granting == null) {
                 return CompletableFuture.failedFuture(
                         new CallNotPermittedException(name(), state(), remainingOpenTime()));
             }
@@ -94,7 +108,7 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
                             + "': the decorated supplier returned a null CompletionStage");
                 }
             } catch (Throwable e) {
-                onError(currentTimeNanos() - start, e);
+                onError(granting, currentTimeNanos() - start, e);
                 return CompletableFuture.failedFuture(e);
             }
             stage.whenComplete((result, error) -> {
@@ -105,9 +119,9 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
                 }
                 Throwable cause = unwrap(error);
                 if (cause instanceof CancellationException) {
-                    releasePermission();
+                    release(granting);
                 } else {
-                    onError(duration, cause);
+                    onError(granting, duration, cause);
                 }
             });
             return stage;

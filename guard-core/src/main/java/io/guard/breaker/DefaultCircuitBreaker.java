@@ -78,46 +78,71 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public boolean tryAcquirePermission() {
-        if (current.get().tryAcquire()) {
-            return true;
-        }
-        notPermitted.increment();
-        BreakerState refusing = current.get();
-        events.publish(GuardEvent.Type.NOT_PERMITTED, 0, Map.of("state", refusing.state().name()));
-        return false;
+        return tryGrant() != null;
     }
 
     @Override
     public void acquirePermission() {
-        if (!tryAcquirePermission()) {
-            BreakerState refusing = current.get();
-            throw new CallNotPermittedException(name, refusing.state(),
-                    Duration.ofNanos(refusing.remainingOpenNanos()));
-        }
+        grant();
     }
 
+    /**
+     * Gives the permission back to the current state: the permission API has no token, so it cannot tell a
+     * permission granted by an earlier state. The decorators use {@link #release(BreakerState)} instead.
+     */
     @Override
     public void releasePermission() {
         current.get().release();
     }
 
     @Override
+    BreakerState tryGrant() {
+        BreakerState granting = current.get().acquire();
+        if (granting == null) {
+            notPermitted.increment();
+            events.publish(GuardEvent.Type.NOT_PERMITTED, 0, Map.of("state", current.get().state().name()));
+        }
+        return granting;
+    }
+
+    @Override
+    BreakerState grant() {
+        BreakerState granting = tryGrant();
+        if (granting == null) {
+            BreakerState refusing = current.get();
+            throw new CallNotPermittedException(name, refusing.state(),
+                    Duration.ofNanos(refusing.remainingOpenNanos()));
+        }
+        return granting;
+    }
+
+    @Override
+    void release(BreakerState granting) {
+        granting.release();
+    }
+
+    @Override
     public void onSuccess(long durationNanos) {
-        current.get().record(durationNanos, false);
         events.success(durationNanos);
+        current.get().record(durationNanos, false);
     }
 
     @Override
     public void onError(long durationNanos, Throwable error) {
+        onError(current.get(), durationNanos, error);
+    }
+
+    @Override
+    void onError(BreakerState granting, long durationNanos, Throwable error) {
         switch (classifier.classify(error)) {
             case FAILURE -> {
-                current.get().record(durationNanos, true);
                 events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName()));
+                current.get().record(durationNanos, true);
             }
             case IGNORED -> {
-                current.get().release();
                 events.publish(GuardEvent.Type.IGNORED_ERROR, durationNanos,
                         Map.of("error", error.getClass().getName()));
+                granting.release();
             }
             case SUCCESS -> onSuccess(durationNanos);
         }
@@ -126,9 +151,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     @Override
     public void onResult(long durationNanos, Object result) {
         if (classifier.resultIsFailure(result)) {
-            current.get().record(durationNanos, true);
             events.publish(GuardEvent.Type.ERROR, durationNanos,
                     Map.of("result", result == null ? "null" : result.getClass().getName()));
+            current.get().record(durationNanos, true);
         } else {
             onSuccess(durationNanos);
         }

@@ -11,8 +11,8 @@ final class DisabledState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
-        return true;
+    public BreakerState acquire() {
+        return this;
     }
 
     @Override

@@ -11,8 +11,8 @@ final class ForcedOpenState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
-        return false;
+    public BreakerState acquire() {
+        return null;
     }
 
     @Override

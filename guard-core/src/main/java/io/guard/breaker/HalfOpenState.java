@@ -37,18 +37,18 @@ final class HalfOpenState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
+    public BreakerState acquire() {
         if (overdue()) {
             reopen(null);
-            return breaker.currentState().tryAcquire();
+            return breaker.currentState().acquire();
         }
         while (true) {
             int left = permits.get();
             if (left <= 0) {
-                return false;
+                return null;
             }
             if (permits.compareAndSet(left, left - 1)) {
-                return true;
+                return this;
             }
         }
     }

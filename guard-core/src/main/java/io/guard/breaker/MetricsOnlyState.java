@@ -26,8 +26,8 @@ final class MetricsOnlyState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
-        return true;
+    public BreakerState acquire() {
+        return this;
     }
 
     @Override

@@ -31,12 +31,12 @@ final class OpenState implements BreakerState {
     }
 
     @Override
-    public boolean tryAcquire() {
+    public BreakerState acquire() {
         if (remainingOpenNanos() > 0) {
-            return false;
+            return null;
         }
         toHalfOpen();
-        return breaker.currentState().tryAcquire();
+        return breaker.currentState().acquire();
     }
 
     @Override

@@ -28,6 +28,11 @@ final class Http {
         return send(request(path).GET().build());
     }
 
+    /** A GET asking for another media type than JSON, e.g. Prometheus' text format. */
+    Answer get(String path, String accept) {
+        return send(request(path).setHeader("Accept", accept).GET().build());
+    }
+
     Answer post(String path) {
         return send(request(path).POST(HttpRequest.BodyPublishers.noBody()).build());
     }

@@ -1,5 +1,6 @@
 package io.guard.benchmarks.breaker;
 
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
@@ -21,6 +22,9 @@ import java.util.function.Supplier;
  * default, which both libraries share). The protected call itself does nearly nothing, so the numbers are the
  * breakers' own cost per call: permission, two clock reads, classification and window update.
  *
+ * <p>{@code resilience4j} uses Resilience4j's default window synchronization (SYNCHRONIZED, a lock);
+ * {@code resilience4jLockFree} opts into its LOCK_FREE window, for reference.
+ *
  * <p>Run: {@code java -jar guard-benchmarks/target/benchmarks.jar 'Breaker' -f 1 -wi 3 -w 2s -i 5 -r 2s -t 2}.
  */
 @State(Scope.Benchmark)
@@ -31,6 +35,7 @@ public class BreakerBenchmark {
     private CircuitBreakerRegistry guardRegistry;
     private Supplier<Integer> guard;
     private Supplier<Integer> resilience4j;
+    private Supplier<Integer> resilience4jLockFree;
     private int counter;
 
     @Setup
@@ -45,6 +50,12 @@ public class BreakerBenchmark {
                 .of("bench", io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
                         .slidingWindowType(SlidingWindowType.COUNT_BASED).slidingWindowSize(100).build());
         resilience4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateSupplier(r4j, call);
+
+        io.github.resilience4j.circuitbreaker.CircuitBreaker r4jLockFree = io.github.resilience4j.circuitbreaker
+                .CircuitBreaker.of("bench-lock-free", io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()
+                        .slidingWindowType(SlidingWindowType.COUNT_BASED).slidingWindowSize(100)
+                        .slidingWindowSynchronizationStrategy(SlidingWindowSynchronizationStrategy.LOCK_FREE).build());
+        resilience4jLockFree = io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateSupplier(r4jLockFree, call);
     }
 
     @TearDown
@@ -60,5 +71,10 @@ public class BreakerBenchmark {
     @Benchmark
     public Integer resilience4j() {
         return resilience4j.get();
+    }
+
+    @Benchmark
+    public Integer resilience4jLockFree() {
+        return resilience4jLockFree.get();
     }
 }

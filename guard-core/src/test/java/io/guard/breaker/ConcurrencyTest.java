@@ -1,0 +1,184 @@
+package io.guard.breaker;
+
+import io.guard.event.GuardEvent;
+import io.guard.event.GuardEvent.Type;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** 32 threads against one breaker; every wait is bounded, time moves only by hand. */
+class ConcurrencyTest {
+
+    private static final int THREADS = 32;
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    private final TestBreakers t = new TestBreakers();
+
+    @AfterEach
+    void stopThreads() {
+        pool.shutdownNow();
+    }
+
+    @Test
+    void eachThresholdCrossingOpensTheBreakerExactlyOnce() throws Exception {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slidingWindowSize(50).minimumNumberOfCalls(50)
+                .permittedNumberOfCallsInHalfOpenState(4).waitDurationInOpenState(Duration.ofSeconds(1)).build());
+        Counts counts = new Counts(b);
+        int rounds = 30;
+        for (int round = 0; round < rounds; round++) {
+            if (round % 2 == 0) {
+                b.reset();
+            } else {
+                t.clock.advance(Duration.ofSeconds(1));
+                b.transitionToHalfOpenState();
+                b.transitionToClosedState();
+            }
+            // Healthy traffic first, so the window is full and successes take the striped path...
+            runOnAll(() -> {
+                for (int i = 0; i < 200; i++) {
+                    call(b, false);
+                }
+                return null;
+            });
+            assertThat(b.state()).isEqualTo(State.CLOSED);
+            // ...then a failure storm, raced by every thread.
+            runOnAll(() -> {
+                for (int i = 0; i < 200 && b.state() == State.CLOSED; i++) {
+                    call(b, ThreadLocalRandom.current().nextInt(10) < 7);
+                }
+                return null;
+            });
+            assertThat(b.state()).isEqualTo(State.OPEN);
+            assertThat(counts.opened.get()).as("round " + round).isEqualTo(round + 1);
+            assertThat(counts.exceeded.get()).as("round " + round).isEqualTo(round + 1);
+        }
+    }
+
+    @Test
+    void halfOpenNeverHasMoreTrialCallsInFlightThanPermitted() throws Exception {
+        int permitted = 5;
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().permittedNumberOfCallsInHalfOpenState(permitted)
+                .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
+        b.transitionToHalfOpenState();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        AtomicInteger admitted = new AtomicInteger();
+        runOnAll(() -> {
+            for (int i = 0; i < 2000; i++) {
+                if (!b.tryAcquirePermission()) {
+                    continue;
+                }
+                admitted.incrementAndGet();
+                maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                inFlight.decrementAndGet();
+                if (i % 2 == 0) {
+                    b.releasePermission(); // e.g. a cancelled call
+                } else {
+                    b.onError(1, new IllegalArgumentException("ignored"));
+                }
+            }
+            return null;
+        });
+        assertThat(b.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(admitted.get()).isGreaterThan(permitted);
+        assertThat(maxInFlight.get()).isBetween(1, permitted);
+        int granted = 0;
+        while (b.tryAcquirePermission()) {
+            granted++;
+        }
+        assertThat(granted).as("no permit leaked, none created").isEqualTo(permitted);
+    }
+
+    @Test
+    void errorsThrownByTrialCallsNeverLeaveHalfOpenStuck() throws Exception {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().permittedNumberOfCallsInHalfOpenState(3)
+                .waitDurationInOpenState(Duration.ofSeconds(1)).build());
+        for (int round = 0; round < 20; round++) {
+            b.transitionToHalfOpenState();
+            runOnAll(() -> {
+                for (int i = 0; i < 50; i++) {
+                    try {
+                        b.executeRunnable(() -> {
+                            throw new OutOfMemoryError("simulated");
+                        });
+                    } catch (OutOfMemoryError | CallNotPermittedException expected) {
+                        // the call's own error is rethrown; refusals are expected once trials are taken
+                    }
+                }
+                return null;
+            });
+            assertThat(b.state()).as("round " + round).isEqualTo(State.OPEN);
+            t.clock.advance(Duration.ofSeconds(1));
+            runOnAll(() -> {
+                for (int i = 0; i < 50; i++) {
+                    try {
+                        b.executeSupplier(() -> "recovered");
+                    } catch (CallNotPermittedException expected) {
+                        // trials taken by other threads
+                    }
+                }
+                return null;
+            });
+            assertThat(b.state()).as("round " + round).isEqualTo(State.CLOSED);
+        }
+    }
+
+    private static void call(CircuitBreaker b, boolean failing) {
+        try {
+            b.executeSupplier(() -> {
+                if (failing) {
+                    throw new IllegalStateException("down");
+                }
+                return "ok";
+            });
+        } catch (IllegalStateException | CallNotPermittedException expected) {
+            // failures are the point; refusals come once the breaker has opened
+        }
+    }
+
+    /** Starts the task on every thread at once and waits, bounded, for all of them. */
+    private void runOnAll(Callable<Void> task) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(THREADS);
+        List<Future<Void>> done = new ArrayList<>();
+        for (int i = 0; i < THREADS; i++) {
+            done.add(pool.submit(() -> {
+                start.await(30, TimeUnit.SECONDS);
+                return task.call();
+            }));
+        }
+        for (Future<Void> f : done) {
+            f.get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Counts events from a listener, which unlike the bounded buffer sees every one of them. */
+    private static final class Counts {
+        final AtomicInteger opened = new AtomicInteger();
+        final AtomicInteger exceeded = new AtomicInteger();
+
+        Counts(CircuitBreaker b) {
+            b.addListener((GuardEvent e) -> {
+                if (e.type() == Type.STATE_TRANSITION && "CLOSED".equals(e.details().get("from"))
+                        && "OPEN".equals(e.details().get("to"))) {
+                    opened.incrementAndGet();
+                }
+                if (e.type() == Type.FAILURE_RATE_EXCEEDED) {
+                    exceeded.incrementAndGet();
+                }
+            });
+        }
+    }
+}

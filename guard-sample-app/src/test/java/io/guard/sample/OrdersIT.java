@@ -1,0 +1,86 @@
+package io.guard.sample;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** POST /orders and GET /orders/{id}, with their limits. Each test uses user ids no other test uses. */
+@SampleAppTest
+class OrdersIT {
+
+    @LocalServerPort
+    int port;
+
+    Http http;
+
+    @BeforeEach
+    void client() {
+        http = new Http(port);
+    }
+
+    @Test
+    void placesAnOrderAndReadsItBack() {
+        Http.Answer created = http.post("/orders?userId=7");
+
+        assertThat(created.status()).as("%s", created).isEqualTo(201);
+        JsonNode order = created.body();
+        assertThat(order.get("userId").asLong()).isEqualTo(7);
+        assertThat(order.get("status").asText()).isEqualTo("CREATED");
+        assertThat(order.get("createdAt").asText()).isNotBlank();
+        long id = order.get("id").asLong();
+        assertThat(created.header("Location")).endsWith("/orders/" + id);
+
+        Http.Answer read = http.get("/orders/" + id);
+        assertThat(read.status()).as("%s", read).isEqualTo(200);
+        assertThat(read.body()).isEqualTo(order);
+    }
+
+    @Test
+    void refusesTheSixthOrderOfAUserWithinAMinuteButNotAnotherUsersFirst() {
+        for (int i = 1; i <= 5; i++) {
+            Http.Answer accepted = http.post("/orders?userId=1001");
+            assertThat(accepted.status()).as("order %d: %s", i, accepted).isEqualTo(201);
+            assertThat(accepted.header("RateLimit-Policy")).isEqualTo("\"order-submit\";q=5;w=60");
+            assertThat(accepted.header("RateLimit")).startsWith("\"order-submit\";r=" + (5 - i) + ";t=");
+        }
+
+        Http.Answer refused = http.post("/orders?userId=1001");
+        assertThat(refused.status()).as("%s", refused).isEqualTo(429);
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(1L, 60L);
+        assertThat(refused.header("RateLimit")).startsWith("\"order-submit\";r=0;t=");
+        JsonNode problem = refused.body();
+        assertThat(problem.get("status").asInt()).isEqualTo(429);
+        assertThat(problem.get("type").asText()).isEqualTo("urn:problem-type:guard:rate-limited");
+        assertThat(problem.get("violated-policies").get(0).asText()).isEqualTo("order-submit");
+
+        Http.Answer otherUser = http.post("/orders?userId=1002");
+        assertThat(otherUser.status()).as("%s", otherUser).isEqualTo(201);
+        assertThat(otherUser.header("RateLimit")).startsWith("\"order-submit\";r=4;t=");
+    }
+
+    @Test
+    void readsOrdersUnderOneGlobalQuota() {
+        long id = http.post("/orders?userId=1003").body().get("id").asLong();
+
+        Http.Answer read = http.get("/orders/" + id);
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.header("RateLimit-Policy")).isEqualTo("\"order-detail\";q=100;w=1");
+    }
+
+    @Test
+    void answersProblemDetailsForUnknownOrdersAndMissingUsers() {
+        Http.Answer unknown = http.get("/orders/999999");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(unknown.body().get("detail").asText()).isEqualTo("No order with id 999999");
+
+        Http.Answer noUser = http.post("/orders");
+        assertThat(noUser.status()).isEqualTo(400);
+        assertThat(noUser.body().get("detail").asText()).contains("userId");
+    }
+}

@@ -1,0 +1,123 @@
+package io.guard.spring.aop;
+
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.FunctionReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Parses the SpEL of Guard annotations once, at start-up, and checks every {@code #name} against the method's
+ * parameters and every {@code @bean} against the bean factory, so that a typo stops the application instead of
+ * failing the first request.
+ *
+ * <p>Allowed variables: parameter names (when compiled with {@code -parameters}), {@code #p0}/{@code #a0} style
+ * indexes, {@code #root}, {@code #this}, and the extras a caller allows ({@code #result} for {@code recordResult}).
+ */
+final class GuardExpressionParser {
+
+    private final SpelExpressionParser parser =
+            new SpelExpressionParser(new SpelParserConfiguration(SpelCompilerMode.MIXED, null));
+    private final ParameterNameDiscoverer parameterNames;
+    private final Predicate<String> beanExists;
+
+    /**
+     * @param parameterNames how parameter names are discovered (the same discoverer evaluates them)
+     * @param beanExists     whether a bean of that name exists; {@code @bean} references are checked against it
+     */
+    GuardExpressionParser(ParameterNameDiscoverer parameterNames, Predicate<String> beanExists) {
+        this.parameterNames = parameterNames;
+        this.beanExists = beanExists;
+    }
+
+    GuardExpressionParser(Predicate<String> beanExists) {
+        this(new DefaultParameterNameDiscoverer(), beanExists);
+    }
+
+    ParameterNameDiscoverer parameterNames() {
+        return parameterNames;
+    }
+
+    /** Parses {@code text}; throws a {@link GuardAnnotationException} naming the site if it is not usable there. */
+    Expression parse(AnnotationSite site, String attribute, String text, Set<String> extraVariables) {
+        SpelExpression expression;
+        try {
+            expression = (SpelExpression) parser.parseExpression(text);
+        } catch (ParseException e) {
+            throw site.error(attribute, text, "is not valid SpEL: " + e.getSimpleMessage(),
+                    "Fix the expression; parameters are referenced as #name or #p0.");
+        }
+        Set<String> allowed = allowedVariables(site.method(), extraVariables);
+        List<String> unknown = new ArrayList<>();
+        List<String> missingBeans = new ArrayList<>();
+        visit(expression.getAST(), allowed, unknown, missingBeans);
+        if (!unknown.isEmpty()) {
+            throw site.error(attribute, text, "refers to no parameter (" + String.join(", ", unknown)
+                    + "); parameters are " + describeParameters(site.method()),
+                    "Use one of the parameter names, #p0 style indexes, or #root.");
+        }
+        if (!missingBeans.isEmpty()) {
+            throw site.error(attribute, text, "refers to no bean (" + String.join(", ", missingBeans) + ")",
+                    "Define the bean or fix its name.");
+        }
+        return expression;
+    }
+
+    private void visit(SpelNode node, Set<String> allowed, List<String> unknown, List<String> missingBeans) {
+        if (node instanceof VariableReference || node instanceof FunctionReference) {
+            String name = variableName(node.toStringAST());
+            if (!allowed.contains(name)) {
+                unknown.add("#" + name);
+            }
+        } else if (node instanceof BeanReference bean && beanExists != null && !bean.getName().startsWith("&")
+                && !beanExists.test(bean.getName())) {
+            missingBeans.add("@" + bean.getName());
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            visit(node.getChild(i), allowed, unknown, missingBeans);
+        }
+    }
+
+    /** {@code #userId} or {@code #fn(a, b)} to {@code userId} / {@code fn}. */
+    private static String variableName(String ast) {
+        int end = ast.indexOf('(');
+        return ast.substring(1, end < 0 ? ast.length() : end);
+    }
+
+    private Set<String> allowedVariables(Method method, Set<String> extraVariables) {
+        Set<String> allowed = new LinkedHashSet<>(extraVariables);
+        allowed.add("root");
+        allowed.add("this");
+        for (int i = 0; i < method.getParameterCount(); i++) {
+            allowed.add("p" + i);
+            allowed.add("a" + i);
+        }
+        String[] names = parameterNames.getParameterNames(method);
+        if (names != null) {
+            allowed.addAll(List.of(names));
+        }
+        return allowed;
+    }
+
+    private String describeParameters(Method method) {
+        String[] names = parameterNames.getParameterNames(method);
+        if (names == null) {
+            return "unnamed (compile with -parameters, or use #p0..#p" + (method.getParameterCount() - 1) + ")";
+        }
+        return List.of(names).toString();
+    }
+}

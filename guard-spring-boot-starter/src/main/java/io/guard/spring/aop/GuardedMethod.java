@@ -1,0 +1,21 @@
+package io.guard.spring.aop;
+
+import java.lang.reflect.Method;
+import java.util.List;
+
+/**
+ * Everything the aspects need to guard one method of one class, computed once.
+ *
+ * @param method     the most specific method, whose parameter names expressions use
+ * @param limits     the limits a call must pass, in the order they are checked
+ * @param breaker    the breaker, or null
+ * @param returnKind how the method delivers its outcome
+ */
+record GuardedMethod(Method method, List<LimitSpec> limits, BreakerSpec breaker, ReturnKind returnKind) {
+
+    static final GuardedMethod NONE = new GuardedMethod(null, List.of(), null, ReturnKind.SYNC);
+
+    boolean isGuarded() {
+        return !limits.isEmpty() || breaker != null;
+    }
+}

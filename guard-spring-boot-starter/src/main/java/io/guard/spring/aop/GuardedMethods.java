@@ -1,0 +1,105 @@
+package io.guard.spring.aop;
+
+import io.guard.breaker.CircuitBreaker;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.annotation.RateLimit;
+import io.guard.spring.annotation.RateLimits;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The resolved Guard annotations of every method the aspects have seen, computed once per method and class.
+ *
+ * <p>Also the place where limits meet: two annotations may share a limit's name (one quota for several methods)
+ * only if they resolve to the same policy; otherwise start-up fails naming both places. Each new policy is handed to
+ * a listener (the limiter registry) once.
+ */
+public final class GuardedMethods {
+
+    private static final Set<Class<? extends java.lang.annotation.Annotation>> ANNOTATIONS =
+            Set.of(RateLimit.class, RateLimits.class, io.guard.spring.annotation.CircuitBreaker.class);
+
+    private final GuardedMethodFactory factory;
+    private final GuardEvaluationContexts contexts;
+    private final Consumer<RateLimitPolicy> policyListener;
+    private final Map<MethodClassKey, GuardedMethod> cache = new ConcurrentHashMap<>();
+    private final Map<String, LimitSpec> policiesByName = new ConcurrentHashMap<>();
+
+    /**
+     * @param beanFactory    resolves {@code @bean} references in expressions (checked at start-up); may be null
+     * @param instances      {@code guard.rate-limit.instances.<name>} as settings ({@link LimitSettings#NONE} if absent)
+     * @param defaults       {@code guard.rate-limit.defaults}
+     * @param breakers       the breaker of a name (get-or-create)
+     * @param policyListener told of each distinct policy once, when first seen
+     */
+    public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
+                          Function<String, CircuitBreaker> breakers, Consumer<RateLimitPolicy> policyListener) {
+        var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
+        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, defaults), breakers);
+        this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
+                beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
+        this.policyListener = policyListener;
+    }
+
+    /** Whether the class carries any Guard annotation at all: a cheap first filter. */
+    static boolean isCandidate(Class<?> type) {
+        return AnnotationUtils.isCandidateClass(type, ANNOTATIONS);
+    }
+
+    GuardEvaluationContexts contexts() {
+        return contexts;
+    }
+
+    /** The guards of {@code method} called on an instance of {@code targetClass}; {@link GuardedMethod#NONE} if none. */
+    GuardedMethod get(Method method, Class<?> targetClass) {
+        Class<?> userClass = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
+        var key = new MethodClassKey(method, userClass);
+        GuardedMethod found = cache.get(key);
+        if (found != null) {
+            return found;
+        }
+        GuardedMethod created = factory.create(method, AopUtils.getMostSpecificMethod(method, userClass), userClass);
+        created.limits().forEach(this::registerPolicy);
+        GuardedMethod raced = cache.putIfAbsent(key, created);
+        return raced != null ? raced : created;
+    }
+
+    /** Resolves every method of {@code type}, so that any mistake surfaces now rather than on the first call. */
+    public void validate(Class<?> type) {
+        Class<?> userClass = ClassUtils.getUserClass(type);
+        if (!isCandidate(userClass)) {
+            return;
+        }
+        for (Method method : userClass.getMethods()) {
+            get(method, userClass);
+        }
+        for (Method method : userClass.getDeclaredMethods()) {
+            if (!method.isSynthetic() && !method.isBridge()) {
+                get(method, userClass);
+            }
+        }
+    }
+
+    private void registerPolicy(LimitSpec spec) {
+        LimitSpec first = policiesByName.putIfAbsent(spec.name(), spec);
+        if (first == null) {
+            policyListener.accept(spec.policy());
+        } else if (!first.policy().equals(spec.policy())) {
+            throw spec.site().error("name", spec.name(), "resolves to " + spec.policy()
+                            + " but " + first.site().describe() + " resolves the same name to " + first.policy(),
+                    "Give the two limits different names, or the same settings (guard.rate-limit.instances."
+                            + spec.name() + ".* sets them for both).");
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.guard.spring.aop;
+
+import io.guard.ratelimit.RateLimitPolicy;
+import org.springframework.expression.Expression;
+
+import java.time.Duration;
+
+/**
+ * One {@code @RateLimit} on one method, resolved and checked at start-up: the policy in force, the parsed key and
+ * permits expressions, how long to wait, and what to say on rejection.
+ *
+ * @param policy            the policy after layering instance properties, annotation and defaults
+ * @param key               the parsed key expression; null for one key per limit
+ * @param permits           the permits a call takes when {@code permitsExpression} is null
+ * @param permitsExpression the parsed permits expression; null when the permits are a constant
+ * @param timeout           how long to wait for permits; zero refuses at once
+ * @param message           the 429 {@code detail}
+ * @param site              where the annotation sits, for run-time messages
+ */
+record LimitSpec(RateLimitPolicy policy, Expression key, long permits, Expression permitsExpression,
+                 Duration timeout, String message, AnnotationSite site) {
+
+    String name() {
+        return policy.name();
+    }
+}

@@ -1,0 +1,94 @@
+package io.guard.spring.aop;
+
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.annotation.RateLimit;
+import org.springframework.expression.Expression;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Turns a {@link RateLimit} into a {@link LimitSpec}: layers {@code guard.rate-limit.instances.<name>} over the
+ * annotation over {@code guard.rate-limit.defaults}, builds the (validated) policy, parses the expressions.
+ */
+final class LimitSpecFactory {
+
+    /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
+    static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
+            null, null, null, Duration.ZERO, null);
+
+    private final GuardExpressionParser parser;
+    private final Function<String, LimitSettings> instances;
+    private final LimitSettings defaults;
+
+    /**
+     * @param instances the properties of a named limit ({@link LimitSettings#NONE} when it has none)
+     * @param defaults  {@code guard.rate-limit.defaults}
+     */
+    LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
+                     LimitSettings defaults) {
+        this.parser = parser;
+        this.instances = instances;
+        this.defaults = defaults;
+    }
+
+    LimitSpec create(RateLimit annotation, AnnotationSite site) {
+        String name = annotation.name().trim();
+        if (name.isEmpty()) {
+            throw site.error("name", annotation.name(), "is empty", "Name the limit; it is its configuration key.");
+        }
+        LimitSettings settings = instances.apply(name)
+                .orElse(RateLimitAttributes.read(annotation, site))
+                .orElse(defaults)
+                .orElse(BUILT_IN);
+        RateLimitPolicy policy = policy(name, settings, site);
+        Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
+        String message = settings.message() != null ? settings.message() : defaultMessage(policy);
+        String permitsText = annotation.permits().trim();
+        if (permitsText.isEmpty()) {
+            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, site);
+        }
+        if (permitsText.chars().allMatch(Character::isDigit)) {
+            long permits = parsePermits(site, permitsText);
+            if (permits < 1 || permits > policy.maxPermits()) {
+                throw site.error("permits", permitsText, "is more than limit '" + name + "' can ever grant (between 1 and "
+                                + policy.maxPermits() + ")",
+                        "Lower the permits or raise the rate (or burst) of '" + name + "'.");
+            }
+            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, site);
+        }
+        Expression permits = parser.parse(site, "permits", permitsText, Set.of());
+        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, site);
+    }
+
+    private static long parsePermits(AnnotationSite site, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw site.error("permits", text, "is too large", "Use a number of permits within the rate.");
+        }
+    }
+
+    private static RateLimitPolicy policy(String name, LimitSettings settings, AnnotationSite site) {
+        if (settings.rate() == null) {
+            throw site.error("rate", "0", "is not set, nor guard.rate-limit.instances." + name
+                            + ".rate, nor guard.rate-limit.defaults.rate",
+                    "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.");
+        }
+        try {
+            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
+                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
+                    settings.onBackendFailure());
+        } catch (IllegalArgumentException e) {
+            throw site.error("name", name, "resolves to an invalid limit: " + e.getMessage(),
+                    "Fix the annotation or guard.rate-limit.instances." + name + ".*.");
+        }
+    }
+
+    private static String defaultMessage(RateLimitPolicy policy) {
+        return "Rate limit '" + policy.name() + "' allows " + policy.rate() + " requests per "
+                + DurationFormat.compact(policy.interval()) + ".";
+    }
+}

@@ -1,0 +1,114 @@
+package io.guard.spring.aop;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimiterRegistry;
+import org.springframework.expression.EvaluationContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Resolves the keys and permits of a call and asks the limiter registry (which counts, observes and applies the
+ * backend-failure policy), synchronously or as a chain of stages. Limits are asked in order and the first refusal
+ * stops the chain (see {@link RateLimitExceededException} for why permits granted by earlier limits are not handed
+ * back).
+ */
+final class Limiting {
+
+    /** The key of a limit without a key expression: one quota for every call of the method. */
+    static final String GLOBAL_KEY = "global";
+    /** The key shared by calls whose key expression yields nothing, under {@link MissingKeyPolicy#SHARED}. */
+    static final String SHARED_MISSING_KEY = "unknown";
+
+    private final RateLimiterRegistry limiter;
+    private final MissingKeyPolicy missingKey;
+
+    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey) {
+        this.limiter = limiter;
+        this.missingKey = missingKey;
+    }
+
+    /** Evaluates every limit's key and permits in {@code context}. */
+    List<LimitRequest> requests(List<LimitSpec> specs, EvaluationContext context) {
+        List<LimitRequest> requests = new ArrayList<>(specs.size());
+        for (LimitSpec spec : specs) {
+            requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+        }
+        return requests;
+    }
+
+    private String key(LimitSpec spec, EvaluationContext context) {
+        if (spec.key() == null) {
+            return GLOBAL_KEY;
+        }
+        Object value = spec.key().getValue(context);
+        String key = value == null ? "" : value.toString();
+        if (!key.isEmpty()) {
+            return key;
+        }
+        if (missingKey == MissingKeyPolicy.SHARED) {
+            return SHARED_MISSING_KEY;
+        }
+        throw new MissingRateLimitKeyException(spec.name(), "Rate limit '" + spec.name() + "' needs a key, but '"
+                + spec.key().getExpressionString() + "' is " + (value == null ? "null" : "empty") + " for this call");
+    }
+
+    private static long permits(LimitSpec spec, EvaluationContext context) {
+        if (spec.permitsExpression() == null) {
+            return spec.permits();
+        }
+        Long permits = spec.permitsExpression().getValue(context, Long.class);
+        if (permits == null) {
+            throw new IllegalArgumentException(spec.site().describe() + ": permits '"
+                    + spec.permitsExpression().getExpressionString() + "' is null for this call");
+        }
+        spec.policy().checkPermits(permits);
+        return permits;
+    }
+
+    /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
+    void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
+        for (LimitRequest request : requests) {
+            Decision decision = request.spec().timeout().isZero()
+                    ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
+                    : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
+                    request.spec().timeout()));
+            check(request, decision, sink);
+        }
+    }
+
+    /** Asks every limit in turn without blocking; the stage fails with the first refusal. */
+    CompletionStage<Void> acquireAsync(List<LimitRequest> requests, RateLimitDecisionSink sink) {
+        CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
+        for (LimitRequest request : requests) {
+            chain = chain.thenCompose(ignored -> ask(request)).thenAccept(decision -> check(request, decision, sink));
+        }
+        return chain;
+    }
+
+    private CompletionStage<Decision> ask(LimitRequest request) {
+        LimitSpec spec = request.spec();
+        return spec.timeout().isZero()
+                ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
+                : limiter.acquire(spec.name(), request.key(), request.permits(), spec.timeout());
+    }
+
+    private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
+        sink.record(request.spec().policy(), decision);
+        if (!decision.allowed()) {
+            throw new RateLimitExceededException(request.spec().policy(), decision, request.spec().message());
+        }
+    }
+
+    private static Decision join(CompletionStage<Decision> stage) {
+        try {
+            return stage.toCompletableFuture().join();
+        } catch (CompletionException e) {
+            Throwable cause = Stages.unwrap(e);
+            throw cause instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.guard.spring.aop;
+
+import org.springframework.util.ClassUtils;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Guards methods returning {@code Mono} or {@code Flux} without blocking. The interface mentions no Reactor type, so
+ * the aspects load {@link ReactorGuards} (and Reactor) only when Reactor is on the classpath.
+ */
+interface ReactiveGuards {
+
+    /** The Reactor implementation when Reactor is present, else null. */
+    static ReactiveGuards detect(ClassLoader classLoader) {
+        return ClassUtils.isPresent("reactor.core.publisher.Mono", classLoader) ? new ReactorGuards() : null;
+    }
+
+    /**
+     * A publisher that, on each subscription, asks every limit and subscribes to the method's publisher only when
+     * all of them granted. The sink is taken from the Reactor context, else {@code assemblySink}.
+     */
+    Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink assemblySink,
+                 Proceed call);
+
+    /** A publisher that, on each subscription, runs one call through the breaker. */
+    Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call);
+}

@@ -1,0 +1,65 @@
+package io.guard.spring.autoconfigure;
+
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.core.Ordered;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code guard.circuit-breaker.*}: defaults for every breaker, settings per breaker, and the aspect's order. */
+public class CircuitBreakerProperties {
+
+    /** Settings every breaker starts from; Resilience4j's defaults where unset. */
+    @NestedConfigurationProperty
+    private BreakerProperties defaults = new BreakerProperties();
+
+    /** Settings per breaker name, over the defaults. */
+    private Map<String, BreakerProperties> instances = new LinkedHashMap<>();
+
+    /** The most breakers the registry creates; guards against breakers created from unbounded names. */
+    private int maxBreakers = 1000;
+
+    /** Order of the @CircuitBreaker aspect; lower runs outside (before) higher. */
+    private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 10;
+
+    public BreakerProperties getDefaults() {
+        return defaults;
+    }
+
+    public void setDefaults(BreakerProperties defaults) {
+        this.defaults = defaults;
+    }
+
+    public Map<String, BreakerProperties> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, BreakerProperties> instances) {
+        this.instances = instances;
+    }
+
+    public int getMaxBreakers() {
+        return maxBreakers;
+    }
+
+    public void setMaxBreakers(int maxBreakers) {
+        this.maxBreakers = maxBreakers;
+    }
+
+    public int getAspectOrder() {
+        return aspectOrder;
+    }
+
+    public void setAspectOrder(int aspectOrder) {
+        this.aspectOrder = aspectOrder;
+    }
+
+    /** Whether an OPEN breaker of this name should make its health indicator fail (instance, then defaults). */
+    public boolean healthFailsWhenOpen(String name) {
+        BreakerProperties instance = instances.get(name);
+        if (instance != null && instance.getHealthFailsWhenOpen() != null) {
+            return instance.getHealthFailsWhenOpen();
+        }
+        return Boolean.TRUE.equals(defaults.getHealthFailsWhenOpen());
+    }
+}

@@ -1,0 +1,69 @@
+package io.guard.spring.autoconfigure;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+/**
+ * Everything under {@code guard.*}: circuit breakers, rate limits and event buffers. Read by the auto-configuration
+ * and by the actuator support (for example {@code health-fails-when-open}).
+ */
+@ConfigurationProperties(prefix = "guard")
+public class GuardProperties {
+
+    /** Whether Guard is active; false turns off the aspects, registries and HTTP answers. */
+    private boolean enabled = true;
+
+    /** Circuit breakers. */
+    @NestedConfigurationProperty
+    private CircuitBreakerProperties circuitBreaker = new CircuitBreakerProperties();
+
+    /** Rate limits. */
+    @NestedConfigurationProperty
+    private RateLimitProperties rateLimit = new RateLimitProperties();
+
+    /** Recent-event buffers. */
+    private final Events events = new Events();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public CircuitBreakerProperties getCircuitBreaker() {
+        return circuitBreaker;
+    }
+
+    public void setCircuitBreaker(CircuitBreakerProperties circuitBreaker) {
+        this.circuitBreaker = circuitBreaker;
+    }
+
+    public RateLimitProperties getRateLimit() {
+        return rateLimit;
+    }
+
+    public void setRateLimit(RateLimitProperties rateLimit) {
+        this.rateLimit = rateLimit;
+    }
+
+    public Events getEvents() {
+        return events;
+    }
+
+    /** The bounded buffers of recent events that the actuator shows. */
+    public static class Events {
+
+        /** How many recent events each breaker and each limiter keeps. */
+        private int bufferSize = 100;
+
+        public int getBufferSize() {
+            return bufferSize;
+        }
+
+        public void setBufferSize(int bufferSize) {
+            this.bufferSize = bufferSize;
+        }
+    }
+}

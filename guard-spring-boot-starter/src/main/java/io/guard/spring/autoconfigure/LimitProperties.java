@@ -1,0 +1,117 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.TimeSource;
+import io.guard.spring.aop.LimitSettings;
+
+import java.time.Duration;
+
+/** One limit's settings; unset (null) values come from the next source (annotation, then defaults). */
+public class LimitProperties {
+
+    /** Permits per interval. */
+    private Long rate;
+
+    /** The window or refill period, e.g. 60s or 500ms (built-in default 1s). */
+    private Duration interval;
+
+    /** How permits are counted: SLIDING_LOG (exact, the built-in default), TOKEN_BUCKET or FIXED_WINDOW. */
+    private Algorithm algorithm;
+
+    /** TOKEN_BUCKET only: the most permits that can be taken at once (default: rate). */
+    private Long burst;
+
+    /** GLOBAL (one quota for every instance, the default) or PER_INSTANCE. */
+    private Scope scope;
+
+    /** Whose clock counts: SERVER (Redis TIME, the default) or CLIENT. */
+    private TimeSource timeSource;
+
+    /** What happens when Redis cannot decide: FAIL_OPEN (the default), FAIL_CLOSED (503) or LOCAL. */
+    private BackendFailurePolicy onBackendFailure;
+
+    /** How long a call may wait for permits; 0 refuses at once (the default). */
+    private Duration timeout;
+
+    /** The detail of the 429 answer. */
+    private String message;
+
+    LimitSettings toSettings() {
+        return new LimitSettings(rate, interval, algorithm, burst, scope, timeSource, onBackendFailure, timeout,
+                message);
+    }
+
+    public Long getRate() {
+        return rate;
+    }
+
+    public void setRate(Long rate) {
+        this.rate = rate;
+    }
+
+    public Duration getInterval() {
+        return interval;
+    }
+
+    public void setInterval(Duration interval) {
+        this.interval = interval;
+    }
+
+    public Algorithm getAlgorithm() {
+        return algorithm;
+    }
+
+    public void setAlgorithm(Algorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    public Long getBurst() {
+        return burst;
+    }
+
+    public void setBurst(Long burst) {
+        this.burst = burst;
+    }
+
+    public Scope getScope() {
+        return scope;
+    }
+
+    public void setScope(Scope scope) {
+        this.scope = scope;
+    }
+
+    public TimeSource getTimeSource() {
+        return timeSource;
+    }
+
+    public void setTimeSource(TimeSource timeSource) {
+        this.timeSource = timeSource;
+    }
+
+    public BackendFailurePolicy getOnBackendFailure() {
+        return onBackendFailure;
+    }
+
+    public void setOnBackendFailure(BackendFailurePolicy onBackendFailure) {
+        this.onBackendFailure = onBackendFailure;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public String getMessage() {
+        return message;
+    }
+
+    public void setMessage(String message) {
+        this.message = message;
+    }
+}

@@ -1,0 +1,96 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.aop.MissingKeyPolicy;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.core.Ordered;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code guard.rate-limit.*}: the backend, key handling, defaults and per-limit settings, the aspect's order. */
+public class RateLimitProperties {
+
+    /** Where limits are counted: auto (Redis when a RedissonClient bean exists, else in process), redis or local. */
+    private Backend backend = Backend.AUTO;
+
+    /** Prefix of every Redis key Guard writes. */
+    private String keyPrefix = "guard:";
+
+    /** What a limit does when its key expression yields null or empty: reject (HTTP 400) or shared (one key). */
+    private MissingKeyPolicy missingKey = MissingKeyPolicy.REJECT;
+
+    /** Settings that fill what neither the annotation nor the instance's properties set. */
+    @NestedConfigurationProperty
+    private LimitProperties defaults = new LimitProperties();
+
+    /** Settings per limit name; they override the annotation's attributes. */
+    private Map<String, LimitProperties> instances = new LinkedHashMap<>();
+
+    /** Order of the @RateLimit aspect; lower runs outside (before) higher. */
+    private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 20;
+
+    /** Where limits are counted. */
+    public enum Backend {
+        /** Redis when a RedissonClient bean exists, else in process (with a warning). */
+        AUTO,
+        /** Redis; start-up fails without a RedissonClient bean. */
+        REDIS,
+        /** In process: each instance of the service has its own quota. */
+        LOCAL
+    }
+
+    public Backend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(Backend backend) {
+        this.backend = backend;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public MissingKeyPolicy getMissingKey() {
+        return missingKey;
+    }
+
+    public void setMissingKey(MissingKeyPolicy missingKey) {
+        this.missingKey = missingKey;
+    }
+
+    public LimitProperties getDefaults() {
+        return defaults;
+    }
+
+    public void setDefaults(LimitProperties defaults) {
+        this.defaults = defaults;
+    }
+
+    public Map<String, LimitProperties> getInstances() {
+        return instances;
+    }
+
+    public void setInstances(Map<String, LimitProperties> instances) {
+        this.instances = instances;
+    }
+
+    public int getAspectOrder() {
+        return aspectOrder;
+    }
+
+    public void setAspectOrder(int aspectOrder) {
+        this.aspectOrder = aspectOrder;
+    }
+
+    /** The settings of {@code guard.rate-limit.instances.<name>}, or none. */
+    public LimitSettings instanceSettings(String name) {
+        LimitProperties instance = instances.get(name);
+        return instance == null ? LimitSettings.NONE : instance.toSettings();
+    }
+}

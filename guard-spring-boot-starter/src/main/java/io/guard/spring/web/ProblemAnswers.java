@@ -1,0 +1,72 @@
+package io.guard.spring.web;
+
+import io.guard.breaker.CallNotPermittedException;
+import io.guard.breaker.State;
+import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.spring.aop.MissingRateLimitKeyException;
+import io.guard.spring.aop.RateLimitExceededException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+import java.net.URI;
+import java.util.List;
+
+/**
+ * The RFC 9457 answers Guard gives over HTTP, the same for Spring MVC and WebFlux: 429 for a refused limit, 503 for
+ * an open breaker or a limit whose backend failed closed, 400 for a limit key that is missing.
+ */
+final class ProblemAnswers {
+
+    static final URI RATE_LIMITED = URI.create("urn:problem-type:guard:rate-limited");
+    static final URI CIRCUIT_OPEN = URI.create("urn:problem-type:guard:circuit-open");
+    static final URI BACKEND_UNAVAILABLE = URI.create("urn:problem-type:guard:rate-limit-backend-unavailable");
+    static final URI MISSING_KEY = URI.create("urn:problem-type:guard:rate-limit-key-missing");
+
+    private ProblemAnswers() {
+    }
+
+    static ResponseEntity<ProblemDetail> rateLimited(RateLimitExceededException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.TOO_MANY_REQUESTS, RATE_LIMITED, e.getMessage(), path);
+        problem.setProperty("violated-policies", List.of(e.policyName()));
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(RateLimitHeaders.RETRY_AFTER,
+                        Long.toString(RateLimitHeaders.retryAfterSeconds(e.decision().retryAfter())))
+                .body(problem);
+    }
+
+    static ResponseEntity<ProblemDetail> circuitOpen(CallNotPermittedException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, CIRCUIT_OPEN, e.getMessage(), path);
+        problem.setProperty("circuit-breaker", e.breakerName());
+        problem.setProperty("state", e.state().name());
+        HttpHeaders headers = new HttpHeaders();
+        // FORCED_OPEN has no known end: no Retry-After rather than a made-up one.
+        if (e.state() != State.FORCED_OPEN) {
+            headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(RateLimitHeaders.retryAfterSeconds(e.retryAfter())));
+        }
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).headers(headers).body(problem);
+    }
+
+    static ResponseEntity<ProblemDetail> backendUnavailable(RateLimiterBackendException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, BACKEND_UNAVAILABLE,
+                "The rate limit could not be checked and fails closed: " + e.getMessage(), path);
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(problem);
+    }
+
+    static ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, MISSING_KEY, e.getMessage(), path);
+        problem.setProperty("violated-policies", List.of(e.policyName()));
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    private static ProblemDetail problem(HttpStatus status, URI type, String detail, String path) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setType(type);
+        problem.setTitle(status.getReasonPhrase());
+        if (path != null) {
+            problem.setInstance(URI.create(path));
+        }
+        return problem;
+    }
+}

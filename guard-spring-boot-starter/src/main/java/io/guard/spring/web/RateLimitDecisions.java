@@ -1,0 +1,45 @@
+package io.guard.spring.web;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.aop.RateLimitDecisionSink;
+import org.springframework.http.HttpHeaders;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rate-limit decisions of one HTTP request, the latest per limit name, in the order the limits were first met.
+ * Thread-safe: asynchronous limits record from other threads.
+ */
+class RateLimitDecisions implements RateLimitDecisionSink {
+
+    /** The request or exchange attribute that holds a request's decisions. */
+    static final String ATTRIBUTE = RateLimitDecisions.class.getName();
+
+    private final Map<String, RateLimitHeaders.Entry> entries = new LinkedHashMap<>();
+
+    @Override
+    public void record(RateLimitPolicy policy, Decision decision) {
+        synchronized (entries) {
+            entries.put(policy.name(), new RateLimitHeaders.Entry(policy, decision));
+        }
+    }
+
+    List<RateLimitHeaders.Entry> entries() {
+        synchronized (entries) {
+            return new ArrayList<>(entries.values());
+        }
+    }
+
+    /** Sets (replaces) both RateLimit fields; leaves the headers alone when no limit was met. */
+    void writeTo(HttpHeaders headers) {
+        List<RateLimitHeaders.Entry> current = entries();
+        if (!current.isEmpty()) {
+            headers.set(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(current));
+            headers.set(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimitField(current));
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.guard.spring.web;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.stream.Collectors;
+
+/**
+ * Writes the header fields of draft-ietf-httpapi-ratelimit-headers-11 and {@code Retry-After}:
+ * {@code RateLimit-Policy: "order-submit";q=5;w=60} and {@code RateLimit: "order-submit";r=0;t=42}, one list member
+ * per limit the request passed through. Seconds are whole and rounded up, so a client that waits as told is never
+ * early.
+ */
+public final class RateLimitHeaders {
+
+    /** The quota policies: name, quota ({@code q}) and window in seconds ({@code w}). */
+    public static final String POLICY = "RateLimit-Policy";
+    /** The current state: name, remaining ({@code r}) and seconds until reset ({@code t}). */
+    public static final String RATE_LIMIT = "RateLimit";
+    public static final String RETRY_AFTER = "Retry-After";
+
+    private RateLimitHeaders() {
+    }
+
+    /** One limit's decision within a request. */
+    public record Entry(RateLimitPolicy policy, Decision decision) {
+    }
+
+    public static String policyField(Collection<Entry> entries) {
+        return entries.stream()
+                .map(e -> quoted(e.policy().name()) + ";q=" + e.policy().rate() + ";w="
+                        + secondsRoundedUp(e.policy().interval()))
+                .collect(Collectors.joining(", "));
+    }
+
+    public static String rateLimitField(Collection<Entry> entries) {
+        return entries.stream()
+                .map(e -> quoted(e.policy().name()) + ";r=" + e.decision().remaining() + ";t=" + resetSeconds(e))
+                .collect(Collectors.joining(", "));
+    }
+
+    /** {@code Retry-After} for a refusal: whole seconds, rounded up, never 0 (0 would invite an instant retry). */
+    public static long retryAfterSeconds(Duration wait) {
+        return Math.max(1, secondsRoundedUp(wait));
+    }
+
+    /** Seconds until the quota resets; on a refusal never sooner than the time the client has to wait. */
+    private static long resetSeconds(Entry e) {
+        Duration reset = e.decision().resetAfter();
+        if (!e.decision().allowed() && e.decision().retryAfter().compareTo(reset) > 0) {
+            reset = e.decision().retryAfter();
+        }
+        return secondsRoundedUp(reset);
+    }
+
+    static long secondsRoundedUp(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            return 0;
+        }
+        long seconds = duration.getSeconds();
+        return duration.getNano() > 0 ? seconds + 1 : seconds;
+    }
+
+    /** An sf-string: printable ASCII only, with {@code "} and {@code \} escaped. */
+    static String quoted(String name) {
+        StringBuilder out = new StringBuilder(name.length() + 2).append('"');
+        for (char c : name.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            } else {
+                out.append(c >= 0x20 && c < 0x7f ? c : '?');
+            }
+        }
+        return out.append('"').toString();
+    }
+}

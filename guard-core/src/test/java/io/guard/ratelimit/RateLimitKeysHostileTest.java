@@ -18,7 +18,8 @@ class RateLimitKeysHostileTest {
     private static final List<String> HOSTILE = List.of("", "{", "}", "{}", "a}{b", "{user-1}", "x:y", ":", "*",
             "?[a-z]*", "%41", "A", "line\nbreak", "\r\n", "\u0000", "é", "😀", "\uD800", "\uDC00", "a\uD800b", "a?b",
             "#abc", "k".repeat(10_000), "k".repeat(10_000) + "\uD800", "k".repeat(10_000) + "\uDC00",
-            new String(new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF}, java.nio.charset.StandardCharsets.ISO_8859_1));
+            new String(new byte[] {(byte) 0xC3, (byte) 0x28, (byte) 0xFF},
+                    java.nio.charset.StandardCharsets.ISO_8859_1));
 
     @Test
     void aHashTagIsOneSlotBoundedAndPrintableWhateverTheKey() {

@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Passes every call to a backend and counts the attempts, successes and failures, so a test can see what reached Redis. */
+/**
+ * Passes every call to a backend and counts the attempts, successes and failures of {@code tryAcquireAsync}, so a
+ * test can see what reached Redis.
+ */
 final class CountingRateLimiter implements RateLimiter {
 
     private final RateLimiter backend;

@@ -164,8 +164,8 @@ class RedisOutageUnderLoadIT {
 
         List<Call> inFreeze = calls.stream().filter(c -> c.start() > freezeStart && c.end() < freezeEnd).toList();
         long slow = inFreeze.stream().filter(c -> c.end() - c.start() >= TimeUnit.MILLISECONDS.toNanos(200)).count();
-        System.out.printf("outage (DEBUG SLEEP 1.5): %d calls during the freeze, %d failed at Redis, %d took >= 200 ms%n",
-                inFreeze.size(), attemptsInFreeze, slow);
+        System.out.printf("outage (DEBUG SLEEP 1.5): %d calls during the freeze, %d failed at Redis, %d took >= 200 "
+                + "ms%n", inFreeze.size(), attemptsInFreeze, slow);
         assertThat(calls).filteredOn(c -> !c.limit().equals("closed"))
                 .allSatisfy(c -> assertThat(c.error()).isNull());
         long bound = 10 + THREADS + TimeUnit.NANOSECONDS.toMillis(freezeEnd - freezeStart) / OPEN_WAIT.toMillis() + 2;

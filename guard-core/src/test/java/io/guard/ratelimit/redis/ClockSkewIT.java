@@ -17,6 +17,8 @@ import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,17 +40,26 @@ class ClockSkewIT {
     private final RedissonClient redisson;
     private final RedisRateLimiter behind;
     private final RedisRateLimiter ahead;
+    /** CLIENT time read from clocks that stand still, 5 s apart: the outcomes below are exact, not timing-dependent. */
+    private final RedisRateLimiter stoppedBehind;
+    private final RedisRateLimiter stoppedAhead;
 
     ClockSkewIT(RedisEndpoint redis) {
         redisson = RedissonClients.create(redis.url());
         behind = new RedisRateLimiter(redisson, Clock.systemUTC(), redis.keyPrefix(), "behind");
         ahead = new RedisRateLimiter(redisson, Clock.offset(Clock.systemUTC(), SKEW), redis.keyPrefix(), "ahead");
+        Instant now = Instant.now();
+        stoppedBehind = new RedisRateLimiter(redisson, Clock.fixed(now, ZoneOffset.UTC), redis.keyPrefix(), "b");
+        stoppedAhead = new RedisRateLimiter(redisson, Clock.fixed(now.plus(SKEW), ZoneOffset.UTC), redis.keyPrefix(),
+                "a");
     }
 
     @AfterEach
     void close() {
         behind.close();
         ahead.close();
+        stoppedBehind.close();
+        stoppedAhead.close();
         redisson.shutdown();
     }
 
@@ -84,29 +95,29 @@ class ClockSkewIT {
     @Test
     void clientTimeSlidingLogTheClientAheadEvictsTheOthersRecordsAndLocksItOut() {
         RateLimitPolicy policy = policy(Algorithm.SLIDING_LOG, TimeSource.CLIENT, Duration.ofSeconds(1));
-        // Exactly the quota: a refusal now would be remembered by the client and answered without asking Redis.
-        assertThat(allowed(behind, policy, (int) RATE)).isEqualTo(RATE);
+        assertThat(allowed(stoppedBehind, policy, (int) RATE)).isEqualTo(RATE);
 
         // To the client 5 s ahead, records 5 s old have left the 1 s window: it gets a full quota again.
-        assertThat(allowed(ahead, policy, 6)).as("admitted by the client ahead").isEqualTo(RATE);
+        assertThat(allowed(stoppedAhead, policy, 6)).as("admitted by the client ahead").isEqualTo(RATE);
         // To the client behind, the records written "in its future" count until that future plus the interval.
-        Decision locked = behind.tryAcquire(policy, "shared", 1);
+        Decision locked = stoppedBehind.tryAcquire(policy, "shared", 1);
         assertThat(locked.allowed()).isFalse();
         assertThat(locked.retryAfter()).as("the client behind waits for skew + interval")
-                .isBetween(SKEW.plusMillis(500), SKEW.plus(policy.interval()).plusMillis(10));
+                .isEqualTo(SKEW.plus(policy.interval()));
     }
 
     @Test
     void clientTimeTokenBucketTheClientAheadFindsTheBucketFullAndTheOtherWaitsForTheSkew() {
         RateLimitPolicy policy = policy(Algorithm.TOKEN_BUCKET, TimeSource.CLIENT, Duration.ofSeconds(1));
-        // Exactly the quota: a refusal now would be remembered by the client and answered without asking Redis.
-        assertThat(allowed(behind, policy, (int) RATE)).isEqualTo(RATE);
+        assertThat(allowed(stoppedBehind, policy, (int) RATE)).isEqualTo(RATE);
 
-        assertThat(allowed(ahead, policy, 6)).as("admitted by the client ahead").isEqualTo(RATE);
-        Decision locked = behind.tryAcquire(policy, "shared", 1);
+        assertThat(allowed(stoppedAhead, policy, 6)).as("admitted by the client ahead").isEqualTo(RATE);
+        // The bucket is empty until skew + burst x 250 ms on the behind client's clock; one permit refills after
+        // 250 ms of that: 5 s + 1 s - 1 s + 250 ms.
+        Decision locked = stoppedBehind.tryAcquire(policy, "shared", 1);
         assertThat(locked.allowed()).isFalse();
         assertThat(locked.retryAfter()).as("the client behind waits for the skew")
-                .isBetween(SKEW.minusMillis(500), SKEW.plus(policy.interval()));
+                .isEqualTo(SKEW.plusMillis(250));
     }
 
     @Test
@@ -114,7 +125,7 @@ class ClockSkewIT {
         RateLimitPolicy policy = policy(Algorithm.FIXED_WINDOW, TimeSource.CLIENT, Duration.ofSeconds(1));
         long admitted = 0;
         for (int i = 0; i < 4 * RATE; i++) {
-            admitted += allowed(i % 2 == 0 ? behind : ahead, policy, 1);
+            admitted += allowed(i % 2 == 0 ? stoppedBehind : stoppedAhead, policy, 1);
         }
         // Each client sees the other's window as a stale one and starts its own count from zero.
         assertThat(admitted).as("admissions out of %d alternating calls, rate %d", 4 * RATE, RATE)

@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A key cardinality attack, scaled down: 20,000 distinct keys hit once each on a limit of every algorithm, on a
- * server of the test's own. Every key Guard wrote must expire by itself, giving the memory back; the bytes per limit are printed for
- * docs/reliability.md (the million-key run is {@code io.guard.benchmarks.reliability.KeyCardinalityBenchmark}).
+ * server of the test's own. Every key Guard wrote must expire by itself, giving the memory back; the bytes per
+ * limit are printed for docs/reliability.md (the million-key run is
+ * {@code io.guard.benchmarks.reliability.KeyCardinalityBenchmark}).
  */
 class KeyCardinalityIT {
 

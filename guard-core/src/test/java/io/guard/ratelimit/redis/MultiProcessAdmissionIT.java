@@ -126,7 +126,8 @@ class MultiProcessAdmissionIT {
                 File stderr = logs.resolve("worker-" + p + ".err").toFile();
                 Process process = new ProcessBuilder(command).redirectError(stderr).start();
                 processes.add(process);
-                outputs.add(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)));
+                outputs.add(new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8)));
             }
             for (int p = 0; p < PROCESSES; p++) {
                 assertThat(nextProtocolLine(outputs.get(p))).as("worker %d started (stderr in %s)", p, logs)

@@ -241,17 +241,6 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
                 || (s.slowCallRate() >= 0 && s.slowCallRate() >= config.slowCallRateThreshold());
     }
 
-    /** The OPEN wait for the {@code attempt}-th consecutive opening, backed off and capped. */
-    long openWaitNanos(int attempt) {
-        long base = config.waitDurationInOpenState().toNanos();
-        double multiplier = config.exponentialBackoffMultiplier();
-        if (multiplier == 1.0 || attempt <= 1) {
-            return base;
-        }
-        double backedOff = base * Math.pow(multiplier, attempt - 1);
-        return (long) Math.min(config.exponentialMaxWaitDurationInOpenState().toNanos(), backedOff);
-    }
-
     Runnable schedule(long delayNanos, Runnable task) {
         return scheduler.schedule(Duration.ofNanos(delayNanos), task);
     }

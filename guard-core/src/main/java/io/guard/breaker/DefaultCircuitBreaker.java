@@ -231,8 +231,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         };
     }
 
+    /** Strictly longer than the threshold, as in Resilience4j: a call of exactly the threshold is not slow. */
     boolean isSlow(long durationNanos) {
-        return durationNanos >= slowNanos;
+        return durationNanos > slowNanos;
     }
 
     /** Whether a snapshot crosses a threshold; rates below minimum-number-of-calls are -1 and never do. */

@@ -3,7 +3,8 @@ SLIDING_LOG: never more than `rate` permits in ANY window of length `interval`.
 
 KEYS[1]  log:   sorted set, one member per successful acquisition; score = acquisition time in microseconds,
                 member = "<seq>" (1 permit) or "<seq>:<permits>", seq a per-key sequence (unique, compact)
-KEYS[2]  state: hash; u = permits currently in use (sum over the log), n = last sequence number
+KEYS[2]  state: hash; u = permits currently in use (sum over the log), n = last sequence number,
+                t = time of the newest record (for resetAfter without reading the log)
 ARGV[1]  now in microseconds, or "" to read the Redis server clock (TIME)
 ARGV[2]  rate (permits per interval)
 ARGV[3]  interval in microseconds
@@ -37,15 +38,18 @@ local function parse(member)
   return tonumber(member), 1
 end
 
-local state = redis.call('HMGET', KEYS[2], 'u', 'n')
-local used, seq = tonumber(state[1]), tonumber(state[2])
-if used == nil or seq == nil then
+local state = redis.call('HMGET', KEYS[2], 'u', 'n', 't')
+local used, seq, newest = tonumber(state[1]), tonumber(state[2]), tonumber(state[3])
+if used == nil or seq == nil or newest == nil then
   -- First call, or the state was lost while the log survived: rebuild it by summing permits, not records.
-  used, seq = 0, 0
-  for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local s, p = parse(member)
+  used, seq, newest = 0, 0, 0
+  local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+  for i = 1, #all, 2 do
+    local s, p = parse(all[i])
     used = used + p
     if s > seq then seq = s end
+    local at = tonumber(all[i + 1])
+    if at > newest then newest = at end
   end
 end
 
@@ -67,19 +71,21 @@ if allowed then
   if permits ~= 1 then member = member .. ':' .. int(permits) end
   redis.call('ZADD', KEYS[1], int(now), member)
   used = used + permits
+  if now > newest then newest = now end
   local ttl = math.ceil(interval / 1000) + margin
-  redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq))
+  redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq), 't', int(newest))
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 else
   if #expired > 0 then
     redis.call('HSET', KEYS[2], 'u', int(used))
   end
-  -- Walk the records oldest first until enough permits have expired for this request.
+  -- Walk the records oldest first until enough permits have expired for this request. The oldest record
+  -- usually suffices, so read it alone first and then batches of growing size.
   local need = used + permits - rate
-  local freed, start, found = 0, 0, false
+  local freed, start, size, found = 0, 0, 1, false
   while not found do
-    local batch = redis.call('ZRANGE', KEYS[1], start, start + 63, 'WITHSCORES')
+    local batch = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
     if #batch == 0 then break end
     for i = 1, #batch, 2 do
       local _, p = parse(batch[i])
@@ -90,13 +96,11 @@ else
         break
       end
     end
-    start = start + 64
+    start = start + size
+    size = math.min(size * 8, 512)
   end
 end
 
 local reset = 0
-if used > 0 then
-  local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  if #newest > 0 then reset = math.max(0, tonumber(newest[2]) + interval - now) end
-end
+if used > 0 then reset = math.max(0, newest + interval - now) end
 return {allowed and 1 or 0, math.max(0, rate - used), math.ceil(retry), math.ceil(reset), now}

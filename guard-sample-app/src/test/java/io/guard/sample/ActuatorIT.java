@@ -1,5 +1,6 @@
 package io.guard.sample;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -22,12 +23,60 @@ class ActuatorIT {
     }
 
     @Test
+    void showsTheBreakerAndTheLimitsInTheGuardView() {
+        Http http = new Http(port);
+
+        Http.Answer guard = http.get("/actuator/guard");
+
+        assertThat(guard.status()).as("%s", guard).isEqualTo(200);
+        JsonNode inventory = guard.body().get("circuitBreakers").get("inventory");
+        assertThat(inventory.get("config").get("slowCallDurationThresholdMs").asLong()).isEqualTo(600);
+        assertThat(inventory.get("config").get("waitDurationInOpenStateMs").asLong()).isEqualTo(3000);
+        JsonNode submit = guard.body().get("rateLimiters").get("order-submit");
+        assertThat(submit.get("policy").get("rate").asLong()).isEqualTo(5);
+        assertThat(submit.get("policy").get("intervalMs").asLong()).isEqualTo(60_000);
+        assertThat(submit.get("backend").get("name").asText()).isEqualTo("redis");
+        assertThat(guard.body().get("rateLimiters").get("order-detail").get("policy").get("rate").asLong())
+                .isEqualTo(100);
+
+        Http.Answer one = http.get("/actuator/guard/inventory");
+        assertThat(one.status()).isEqualTo(200);
+        assertThat(one.body().get("circuitBreaker").get("state").asText()).isIn("CLOSED", "OPEN", "HALF_OPEN");
+    }
+
+    @Test
+    void listsRecentEventsByNameAndType() {
+        Http http = new Http(port);
+        assertThat(http.get("/inventory/SOLD-OUT-EVENTS").status()).isEqualTo(409);
+
+        Http.Answer events = http.get("/actuator/guardevents?name=inventory&type=IGNORED_ERROR");
+
+        assertThat(events.status()).as("%s", events).isEqualTo(200);
+        JsonNode newest = events.body().get("events").get(0);
+        assertThat(newest.get("name").asText()).isEqualTo("inventory");
+        assertThat(newest.get("details").get("error").asText())
+                .isEqualTo("io.guard.sample.inventory.OutOfStockException");
+    }
+
+    @Test
+    void reportsTheBreakerAndTheLimitBackendInHealth() {
+        JsonNode guard = new Http(port).get("/actuator/health").body().get("components").get("guard");
+
+        assertThat(guard.get("components").get("circuitBreakers").get("components").has("inventory")).isTrue();
+        assertThat(guard.get("components").get("rateLimitBackend").get("details").get("backend").asText())
+                .isEqualTo("redis");
+    }
+
+    @Test
     void exposesMetricsAndPrometheus() {
         Http http = new Http(port);
 
+        assertThat(http.post("/orders?userId=2001").status()).isEqualTo(201);
         assertThat(http.get("/actuator/metrics").status()).isEqualTo(200);
         Http.Answer prometheus = http.get("/actuator/prometheus", "text/plain");
         assertThat(prometheus.status()).isEqualTo(200);
-        assertThat(prometheus.response().body()).contains("jvm_memory_used_bytes");
+        assertThat(prometheus.response().body())
+                .contains("guard_circuitbreaker_state{name=\"inventory\",state=\"closed\"}")
+                .contains("guard_ratelimit_requests_total{name=\"order-submit\"");
     }
 }

@@ -33,6 +33,9 @@ import java.util.concurrent.TimeUnit;
  * same permit. Keys are {@code <prefix>{<limiter>:<key>}:<suffix>}: every key of one limit lives in one Redis Cluster
  * hash slot, and each expires by itself once it can no longer matter.
  *
+ * <p>A refusal is remembered until its {@code retryAfter} (see {@link RefusalCache}, exact by construction), so a key
+ * hammered while over its limit is refused without a round trip.
+ *
  * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
  */
 public final class RedisRateLimiter implements RateLimiter {
@@ -44,6 +47,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private static final long SERVER_MARGIN_MILLIS = 1;
     /** Callers' clocks may disagree with each other and with Redis's expiry clock: keep client-time keys longer. */
     private static final long CLIENT_MARGIN_MILLIS = 1_000;
+    /** Refusals remembered at once unless told otherwise. */
+    public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
 
     private final RScript script;
     private final Clock clock;
@@ -51,6 +56,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final String instanceId;
     private final ScheduledExecutorService timer;
     private final RetryingAcquire retrying;
+    private final RefusalCache refusals;
     // Per limiter, not static: each caches the digest Redis gave it, and limiters may talk to different servers.
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
@@ -69,6 +75,15 @@ public final class RedisRateLimiter implements RateLimiter {
      * @throws IllegalArgumentException if the prefix contains {@code '{'} or {@code '}'} or the instance id is blank
      */
     public RedisRateLimiter(RedissonClient redisson, Clock clock, String keyPrefix, String instanceId) {
+        this(redisson, clock, keyPrefix, instanceId, DEFAULT_REFUSAL_CACHE_SIZE);
+    }
+
+    /**
+     * Like {@link #RedisRateLimiter(RedissonClient, Clock, String, String)}, with the number of refusals remembered
+     * in process until their {@code retryAfter}; 0 sends every request to Redis.
+     */
+    public RedisRateLimiter(RedissonClient redisson, Clock clock, String keyPrefix, String instanceId,
+                            int refusalCacheSize) {
         Objects.requireNonNull(redisson, "redisson");
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
@@ -87,6 +102,7 @@ public final class RedisRateLimiter implements RateLimiter {
             return thread;
         });
         this.retrying = new RetryingAcquire(timer, System::nanoTime);
+        this.refusals = new RefusalCache(refusalCacheSize);
     }
 
     @Override
@@ -128,8 +144,14 @@ public final class RedisRateLimiter implements RateLimiter {
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
         policy.checkPermits(permits);
+        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
+        long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
+        Decision remembered = refusals.find(policy, key, permits, sent);
+        if (remembered != null) {
+            return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
+        }
         List<Object> keys = keys(policy, key);
-        String now = policy.timeSource() == TimeSource.CLIENT ? Long.toString(clientMicros()) : "";
+        String now = clientTime ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
         Object[] args = switch (policy.algorithm()) {
@@ -151,7 +173,9 @@ public final class RedisRateLimiter implements RateLimiter {
                 throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
                         + cause.getClass().getSimpleName() + ")", cause);
             }
-            return toReply(policy, values);
+            ScriptReply scriptReply = toReply(policy, values);
+            refusals.remember(policy, key, permits, sent, scriptReply.decision());
+            return scriptReply;
         });
     }
 
@@ -164,6 +188,11 @@ public final class RedisRateLimiter implements RateLimiter {
             case TOKEN_BUCKET -> List.of(base + "tat" + instance);
             case FIXED_WINDOW -> List.of(base + "window" + instance);
         };
+    }
+
+    /** Refusals remembered right now. */
+    int rememberedRefusals() {
+        return refusals.size();
     }
 
     private LuaScript scriptFor(Algorithm algorithm) {

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RedissonClients;
 import io.guard.ratelimit.Scope;
@@ -115,6 +116,56 @@ class RedisRateLimiterRedisIT {
         assertThat(limiter.tryAcquire(policy, "k", 1).remaining()).isEqualTo(1);
         redis.call("SCRIPT", "FLUSH");
         assertThat(limiter.tryAcquireAsync(policy, "k", 1).toCompletableFuture().join().remaining()).isZero();
+    }
+
+    @Test
+    void aLostStateIsRebuiltBySummingPermitsNotCountingRecords() {
+        RateLimitPolicy policy = policy("rebuild", Algorithm.SLIDING_LOG, 10, Duration.ofSeconds(10), Scope.GLOBAL,
+                TimeSource.SERVER);
+        limiter.tryAcquire(policy, "k", 4);
+        limiter.tryAcquire(policy, "k", 1);
+        redis.call("DEL", redis.keyPrefix() + "{rebuild:k}:state");
+
+        assertThat(limiter.tryAcquire(policy, "k", 1).remaining()).as("4 + 1 + 1 in use, not 3 records").isEqualTo(4);
+        assertThat(limiter.tryAcquire(policy, "k", 5).allowed()).isFalse();
+        assertThat(limiter.tryAcquire(policy, "k", 4).remaining()).isZero();
+        assertThat(redis.call("ZCARD", redis.keyPrefix() + "{rebuild:k}:log")).as("no member was overwritten")
+                .isEqualTo(4L);
+    }
+
+    @Test
+    void aKeyHammeredWhileOverItsLimitIsRefusedWithoutRoundTrips() {
+        RateLimitPolicy policy = policy("hammered", Algorithm.TOKEN_BUCKET, 2, Duration.ofSeconds(10), Scope.GLOBAL,
+                TimeSource.SERVER);
+        RedisRateLimiter uncached = new RedisRateLimiter(redisson, Clock.systemUTC(), redis.keyPrefix(), "u", 0);
+        try {
+            limiter.tryAcquire(policy, "k", 2);
+            Decision first = limiter.tryAcquire(policy, "k", 1);
+            long before = scriptCalls();
+            for (int i = 0; i < 100; i++) {
+                Decision again = limiter.tryAcquire(policy, "k", 1);
+                assertThat(again.allowed()).isFalse();
+                assertThat(again.retryAfter()).isLessThanOrEqualTo(first.retryAfter()).isPositive();
+            }
+            assertThat(scriptCalls()).isEqualTo(before);
+            assertThat(limiter.rememberedRefusals()).isEqualTo(1);
+
+            for (int i = 0; i < 10; i++) {
+                assertThat(uncached.tryAcquire(policy, "k", 1).allowed()).isFalse();
+            }
+            assertThat(scriptCalls()).as("size 0 turns the cache off").isEqualTo(before + 10);
+        } finally {
+            uncached.close();
+        }
+    }
+
+    private long scriptCalls() {
+        for (String line : redis.call("INFO", "commandstats").toString().split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                return Long.parseLong(line.substring(line.indexOf(":calls=") + 7, line.indexOf(',')));
+            }
+        }
+        return 0;
     }
 
     @Test

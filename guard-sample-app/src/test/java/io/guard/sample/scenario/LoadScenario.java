@@ -2,7 +2,6 @@ package io.guard.sample.scenario;
 
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
-import io.guard.event.GuardEvent;
 import io.guard.sample.OrderServiceApplication;
 import io.guard.sample.inventory.InventoryDownstream;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -22,13 +21,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Seed 004's load story against the sample app over real HTTP: 500 requests/s to {@code /inventory/*}, with the
- * downstream at 120 ms for 10 s, then 800 ms for 15 s, then 120 ms again for 15 s. Records every 100 ms the breaker
- * state, the calls reaching the downstream, the fallback answers and the caller latency; writes
+ * downstream at 120 ms for 10 s, then 800 ms for 15 s, then 120 ms again for 15 s. Records for every 100 ms the
+ * breaker state, the calls reaching the downstream, the fallback answers and the caller latency; writes
  * {@code inventory-slowdown.csv} and {@code inventory-slowdown.png} into the directory given as the only argument.
  *
  * <p>Run from the repository root: {@code mvn -B -pl guard-sample-app -am -DskipTests -Pscenario verify}.
@@ -52,10 +49,10 @@ public final class LoadScenario {
             throw new IllegalArgumentException("Usage: LoadScenario <output directory>");
         }
         Path out = Files.createDirectories(Path.of(args[0]));
+        // Command-line arguments outrank application.yml: a random port, and never a developer's Redis.
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(OrderServiceApplication.class)
-                .properties("server.port=0", "server.address=127.0.0.1", "sample.redis.embedded=always",
-                        "logging.level.root=WARN", "logging.level.io.guard.sample.redis=INFO")
-                .run()) {
+                .run("--server.port=0", "--server.address=127.0.0.1", "--sample.redis.embedded=always",
+                        "--logging.level.root=WARN", "--logging.level.io.guard.sample.redis=INFO")) {
             ExecutorService httpThreads = Executors.newFixedThreadPool(4);
             try {
                 HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -73,71 +70,76 @@ public final class LoadScenario {
         InventoryDownstream downstream = app.getBean(InventoryDownstream.class);
         CircuitBreaker breaker = inventoryBreaker(app);
 
-        // JIT, connection pools and Redis connections warm up outside the recorded window.
+        // JIT, Tomcat's threads, connections and Redis warm up outside the recorded window, ramping up so that
+        // a cold server does not build a backlog, which then drains before recording starts.
         setLatency(client, baseUrl, PHASES.get(0).latencyMs());
-        Timeline warmUp = new Timeline(System.nanoTime(), WARM_UP);
-        new LoadGenerator(client, baseUrl, warmUp, MAX_IN_FLIGHT)
-                .run(REQUESTS_PER_SECOND, System.nanoTime() + WARM_UP.toNanos());
+        Timeline warmUp = new Timeline(System.nanoTime(), WARM_UP.plus(Duration.ofSeconds(1)));
+        LoadGenerator warmLoad = new LoadGenerator(client, baseUrl, warmUp, MAX_IN_FLIGHT);
+        Duration step = WARM_UP.dividedBy(5);
+        for (int rate = 100; rate <= REQUESTS_PER_SECOND; rate += 100) {
+            warmLoad.run(rate, System.nanoTime() + step.toNanos());
+        }
+        if (!warmLoad.drain(Duration.ofSeconds(30))) {
+            throw new IllegalStateException("The warm-up's requests did not finish within 30 s; the machine is too "
+                    + "busy for this scenario");
+        }
         breaker.reset();
 
         Duration total = PHASES.stream().map(Phase::length).reduce(Duration.ZERO, Duration::plus);
         long start = System.nanoTime() + Timeline.SLICE.toNanos();
-        Timeline timeline = new Timeline(start, total.plus(Duration.ofSeconds(1)));
+        Timeline timeline = new Timeline(start, total.plus(Duration.ofSeconds(5)));
         List<Transition> transitions = Collections.synchronizedList(new ArrayList<>());
         breaker.addListener(event -> {
-            if (event.type() == GuardEvent.Type.STATE_TRANSITION) {
-                transitions.add(new Transition((System.nanoTime() - start) / 1_000_000,
+            switch (event.type()) {
+                case STATE_TRANSITION -> transitions.add(new Transition(millisSince(start),
                         event.details().get("from"), event.details().get("to")));
+                case SUCCESS, ERROR, IGNORED_ERROR -> {
+                    int slice = timeline.slice(System.nanoTime() - event.duration().toNanos());
+                    if (slice >= 0) {
+                        timeline.downstreamCall(slice);
+                    }
+                }
+                default -> { }
             }
         });
-        ScheduledExecutorService sampler = sampler(timeline, breaker, downstream);
+        long downstreamCallsBefore = downstream.calls();
         LoadGenerator load = new LoadGenerator(client, baseUrl, timeline, MAX_IN_FLIGHT);
         List<Long> phaseStartsMs = new ArrayList<>();
-        long phaseEnd = start;
         while (System.nanoTime() < start) {
             Thread.onSpinWait();
         }
         for (Phase phase : PHASES) {
-            phaseStartsMs.add((phaseEnd - start) / 1_000_000);
+            // A phase starts when the server has confirmed the new latency, and lasts its full length from there.
             setLatency(client, baseUrl, phase.latencyMs());
-            System.out.printf("%6d ms  phase '%s': downstream latency %d ms%n", (System.nanoTime() - start) / 1_000_000,
-                    phase.name(), phase.latencyMs());
-            phaseEnd += phase.length().toNanos();
-            load.run(REQUESTS_PER_SECOND, phaseEnd);
+            long phaseStart = System.nanoTime();
+            phaseStartsMs.add(millisSince(start));
+            System.out.printf("%6d ms  phase '%s': downstream latency %d ms%n", millisSince(start), phase.name(),
+                    phase.latencyMs());
+            load.run(REQUESTS_PER_SECOND, phaseStart + phase.length().toNanos());
         }
-        long endMs = (phaseEnd - start) / 1_000_000;
+        long endMs = millisSince(start);
         if (!load.drain(Duration.ofSeconds(15))) {
             System.out.println("Some requests were still outstanding after 15 s");
         }
-        sampler.shutdownNow();
+        long downstreamCalls = downstream.calls() - downstreamCallsBefore;
 
-        List<Timeline.Row> rows = timeline.rows().stream().filter(row -> row.startMs() < endMs).toList();
+        List<Transition> seen = List.copyOf(transitions);
+        List<Timeline.Row> rows = timeline.rows(seen).stream().filter(row -> row.startMs() < endMs).toList();
         write(out.resolve(NAME + ".csv"), rows);
         ScenarioPlot.write(rows, phaseStartsMs.subList(1, phaseStartsMs.size()),
                 "500 req/s to /inventory: downstream 120 ms, 800 ms from 10 s, 120 ms from 25 s",
                 out.resolve(NAME + ".png"));
-        List<String> summary = Summary.lines(rows, List.copyOf(transitions), phaseStartsMs.get(1),
-                phaseStartsMs.get(2), endMs, load.shed());
+        List<String> summary = new ArrayList<>(Summary.lines(rows, seen, phaseStartsMs.get(1), phaseStartsMs.get(2),
+                endMs, load.shed()));
+        summary.add("calls counted by the downstream itself during the run: " + downstreamCalls
+                + " (the per-slice counts come from the breaker's call events)");
         Files.write(out.resolve(NAME + "-summary.txt"), summary);
         summary.forEach(System.out::println);
         System.out.println("Wrote " + out.resolve(NAME + ".csv") + ", .png and -summary.txt");
     }
 
-    /** At the end of every slice: the breaker's state and how many calls reached the downstream in the slice. */
-    private static ScheduledExecutorService sampler(Timeline timeline, CircuitBreaker breaker,
-                                                    InventoryDownstream downstream) {
-        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-        long[] previous = {downstream.calls()};
-        long firstDelay = timeline.startNanos() + Timeline.SLICE.toNanos() - System.nanoTime();
-        sampler.scheduleAtFixedRate(() -> {
-            int slice = timeline.slice(System.nanoTime() - Timeline.SLICE.toNanos() / 2);
-            long calls = downstream.calls();
-            if (slice >= 0) {
-                timeline.sampled(slice, breaker.state().name(), calls - previous[0]);
-            }
-            previous[0] = calls;
-        }, firstDelay, Timeline.SLICE.toNanos(), TimeUnit.NANOSECONDS);
-        return sampler;
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
     private static void setLatency(HttpClient client, String baseUrl, long latencyMs)

@@ -41,19 +41,22 @@ final class ScenarioPlot {
         line(latency, "p50", seconds, column(rows, Timeline.Row::p50Ms), new Color(0, 140, 70));
         line(latency, "p99", seconds, column(rows, Timeline.Row::p99Ms), new Color(200, 30, 30));
 
-        XYChart state = chart("Circuit breaker 'inventory' state", "state", phaseChangesMs);
-        XYSeries states = line(state, "state", seconds,
-                column(rows, row -> STATES.indexOf(row.state())), new Color(120, 50, 160));
-        states.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
-        state.getStyler().setYAxisMin(-0.2);
-        state.getStyler().setYAxisMax(2.2);
-        state.getStyler().setLegendVisible(false);
-        state.setCustomYAxisTickLabelsFormatter(value -> {
-            int index = (int) Math.round(value);
-            return Math.abs(value - index) < 0.01 && index >= 0 && index < STATES.size() ? STATES.get(index) : "";
-        });
-        state.setXAxisTitle("seconds since start");
+        XYChart state = chart("Circuit breaker 'inventory': state at the end of each 100 ms", "state",
+                phaseChangesMs);
+        state.getStyler().setYAxisMin(0.0);
+        state.getStyler().setYAxisMax(1.3);
+        state.getStyler().setYAxisTicksVisible(false);
+        state.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         state.getStyler().setXAxisTitleVisible(true);
+        state.setXAxisTitle("seconds since start (dashed lines: downstream latency changed)");
+        List<Color> stateColors = List.of(new Color(40, 160, 70), new Color(240, 170, 0), new Color(210, 40, 40));
+        for (int i = 0; i < STATES.size(); i++) {
+            String name = STATES.get(i);
+            XYSeries band = line(state, name, seconds, column(rows, row -> row.state().equals(name) ? 1 : 0),
+                    stateColors.get(i));
+            band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.StepArea);
+            band.setFillColor(stateColors.get(i));
+        }
 
         BitmapEncoder.saveBitmap(List.of(traffic, latency, state), 3, 1, file.toString(),
                 BitmapEncoder.BitmapFormat.PNG);
@@ -67,6 +70,7 @@ final class ScenarioPlot {
         styler.setPlotGridVerticalLinesVisible(false);
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setMarkerSize(0);
+        styler.setYAxisLeftWidthHint(70);
         styler.setAnnotationLineColor(Color.BLACK);
         styler.setAnnotationLineStroke(
                 new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What happened in each 100 ms slice of the scenario. Requests are filed under the slice in which they were
- * sent (their latency is what a caller sending at that moment experienced); the breaker state and the downstream
- * call count are filed by the sampler at the end of each slice.
+ * sent (their latency is what a caller sending at that moment experienced), downstream calls under the slice in
+ * which they started, and the breaker state is the one in force at the end of the slice, from the exact times of
+ * its transitions (no sampling thread that a busy machine could delay).
  */
 final class Timeline {
 
@@ -23,7 +23,6 @@ final class Timeline {
     private final AtomicLongArray degraded;
     private final AtomicLongArray failed;
     private final AtomicLongArray downstreamCalls;
-    private final AtomicReferenceArray<String> states;
     private final List<List<Long>> latenciesMicros;
 
     Timeline(long startNanos, Duration length) {
@@ -34,7 +33,6 @@ final class Timeline {
         this.degraded = new AtomicLongArray(slices);
         this.failed = new AtomicLongArray(slices);
         this.downstreamCalls = new AtomicLongArray(slices);
-        this.states = new AtomicReferenceArray<>(slices);
         this.latenciesMicros = new ArrayList<>(slices);
         for (int i = 0; i < slices; i++) {
             latenciesMicros.add(new ArrayList<>());
@@ -43,8 +41,11 @@ final class Timeline {
 
     /** The slice a nano time falls in, or -1 outside the scenario. */
     int slice(long nanos) {
+        if (nanos < startNanos) {
+            return -1;
+        }
         long index = (nanos - startNanos) / SLICE.toNanos();
-        return index < 0 || index >= slices ? -1 : (int) index;
+        return index >= slices ? -1 : (int) index;
     }
 
     long startNanos() {
@@ -67,9 +68,9 @@ final class Timeline {
         latency(slice, latencyNanos);
     }
 
-    void sampled(int slice, String state, long downstreamCallsInSlice) {
-        states.set(slice, state);
-        downstreamCalls.set(slice, downstreamCallsInSlice);
+    /** A call that reached the downstream, filed under the slice in which it started. */
+    void downstreamCall(int slice) {
+        downstreamCalls.incrementAndGet(slice);
     }
 
     private void latency(int slice, long nanos) {
@@ -79,16 +80,22 @@ final class Timeline {
         }
     }
 
-    /** The slices as rows, once the run is over. */
-    List<Row> rows() {
+    /** The slices as rows, once the run is over; the breaker starts CLOSED and moves as {@code transitions} say. */
+    List<Row> rows(List<Transition> transitions) {
         List<Row> rows = new ArrayList<>(slices);
+        String state = "CLOSED";
+        int next = 0;
         for (int i = 0; i < slices; i++) {
+            long sliceEndMs = (i + 1) * SLICE.toMillis();
+            while (next < transitions.size() && transitions.get(next).atMs() < sliceEndMs) {
+                state = transitions.get(next++).to();
+            }
             long[] micros;
             List<Long> list = latenciesMicros.get(i);
             synchronized (list) {
                 micros = list.stream().mapToLong(Long::longValue).sorted().toArray();
             }
-            rows.add(new Row(i * SLICE.toMillis(), states.get(i) == null ? "" : states.get(i), sent.get(i),
+            rows.add(new Row(i * SLICE.toMillis(), state, sent.get(i),
                     downstreamCalls.get(i), answered.get(i), degraded.get(i), failed.get(i),
                     percentile(micros, 0.50), percentile(micros, 0.99)));
         }
@@ -108,7 +115,7 @@ final class Timeline {
      * One slice.
      *
      * @param startMs         slice start, ms since the scenario began
-     * @param state           breaker state sampled at the end of the slice
+     * @param state           breaker state at the end of the slice
      * @param sent            requests sent in the slice
      * @param downstreamCalls calls that reached the simulated downstream during the slice
      * @param answered        200 answers from the downstream (requests sent in the slice)

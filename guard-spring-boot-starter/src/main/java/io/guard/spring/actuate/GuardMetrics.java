@@ -1,0 +1,37 @@
+package io.guard.spring.actuate;
+
+import io.guard.ratelimit.RateLimitPolicy;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+
+/**
+ * Binds Guard's meters ({@code guard.circuitbreaker.*}, {@code guard.ratelimit.*}) to a meter registry. As a
+ * {@link MeterBinder} it is bound by Spring Boot once the registry is fully configured (common tags, filters),
+ * and it follows breakers created after that through the registry's creation listener.
+ */
+public final class GuardMetrics implements MeterBinder {
+
+    private final GuardRegistries registries;
+
+    GuardMetrics(GuardRegistries registries) {
+        this.registries = registries;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        var breakers = registries.breakerRegistry();
+        if (breakers != null) {
+            // Called for the breakers that exist now and then once for each new one.
+            breakers.addRegistryListener(breaker -> CircuitBreakerMeters.bind(breaker, registry));
+        }
+        var limiters = registries.limiterRegistry();
+        if (limiters != null) {
+            RateLimiterMeters meters = new RateLimiterMeters(registry);
+            for (RateLimitPolicy policy : limiters.policies()) {
+                meters.register(policy.name());
+            }
+            limiters.addObserver(meters);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.guard.spring.actuate;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitObserver;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Counts rate-limit decisions and times the backend, per limiter name. Meters are created once per limiter and
+ * found by name afterwards; they are tagged with the limiter's name only, never with the resolved key (a user id
+ * or an IP would give every user a time series).
+ */
+final class RateLimiterMeters implements RateLimitObserver {
+
+    static final String REQUESTS = "guard.ratelimit.requests";
+    static final String BACKEND_LATENCY = "guard.ratelimit.backend.latency";
+
+    private final MeterRegistry registry;
+    private final Map<String, Meters> byName = new ConcurrentHashMap<>();
+
+    RateLimiterMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void onDecision(RateLimitPolicy policy, Decision decision, long latencyNanos) {
+        Meters meters = meters(policy.name());
+        (decision.allowed() ? meters.permitted : meters.rejected).increment();
+        meters.latency.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void onBackendError(RateLimitPolicy policy, Throwable error, long latencyNanos) {
+        Meters meters = meters(policy.name());
+        meters.error.increment();
+        meters.latency.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Creates the meters of a limiter up front, so they show (as zero) before its first request. */
+    void register(String name) {
+        meters(name);
+    }
+
+    private Meters meters(String name) {
+        Meters meters = byName.get(name);
+        return meters != null ? meters : byName.computeIfAbsent(name, n -> new Meters(registry, n));
+    }
+
+    private static final class Meters {
+        final Counter permitted;
+        final Counter rejected;
+        final Counter error;
+        final Timer latency;
+
+        Meters(MeterRegistry registry, String name) {
+            permitted = requests(registry, name, "permitted");
+            rejected = requests(registry, name, "rejected");
+            error = requests(registry, name, "error");
+            latency = Timer.builder(BACKEND_LATENCY).tag("name", name)
+                    .description("Time the rate-limit backend took to decide").register(registry);
+        }
+
+        private static Counter requests(MeterRegistry registry, String name, String result) {
+            return Counter.builder(REQUESTS).tags("name", name, "result", result)
+                    .description("Rate-limit decisions, by result").register(registry);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.guard.spring.actuate;
+
+import io.guard.spring.annotation.RateLimit;
+import io.guard.spring.aop.RateLimitExceededException;
+
+/**
+ * Rate-limited methods of the test application, one limiter per test class so that tests sharing a server keep
+ * exact counts. Each allows 3 calls a minute: a test's fourth call is refused.
+ */
+public class LimitedService {
+
+    @RateLimit(name = "orders", rate = 3, interval = "1m")
+    public String orders() {
+        return "ok";
+    }
+
+    @RateLimit(name = "limit-events", rate = 3, interval = "1m")
+    public String events() {
+        return "ok";
+    }
+
+    @RateLimit(name = "limit-metered", rate = 3, interval = "1m")
+    public String metered() {
+        return "ok";
+    }
+
+    @RateLimit(name = "limit-streamed", rate = 3, interval = "1m")
+    public String streamed() {
+        return "ok";
+    }
+
+    @RateLimit(name = "limit-redis", rate = 3, interval = "1m")
+    public String redis() {
+        return "ok";
+    }
+
+    /** Calls {@code call} {@code times} times and returns how many were refused by the limit. */
+    static int rejections(Runnable call, int times) {
+        int rejected = 0;
+        for (int i = 0; i < times; i++) {
+            try {
+                call.run();
+            }
+            catch (RateLimitExceededException ex) {
+                rejected++;
+            }
+        }
+        return rejected;
+    }
+}

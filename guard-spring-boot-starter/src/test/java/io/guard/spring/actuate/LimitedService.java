@@ -29,8 +29,9 @@ public class LimitedService {
         return "ok";
     }
 
-    @RateLimit(name = "limit-redis", rate = 3, interval = "1m")
-    public String redis() {
+    /** Limited per user: a refused user is remembered by the Redis backend, another user still reaches Redis. */
+    @RateLimit(name = "limit-redis", key = "#user", rate = 3, interval = "1m")
+    public String redis(String user) {
         return "ok";
     }
 

@@ -29,6 +29,12 @@ public class LimitedService {
         return "ok";
     }
 
+    /** Limited per user: a refused user is remembered by the Redis backend, another user still reaches Redis. */
+    @RateLimit(name = "limit-redis", key = "#user", rate = 3, interval = "1m")
+    public String redis(String user) {
+        return "ok";
+    }
+
     /** Calls {@code call} {@code times} times and returns how many were refused by the limit. */
     static int rejections(Runnable call, int times) {
         int rejected = 0;

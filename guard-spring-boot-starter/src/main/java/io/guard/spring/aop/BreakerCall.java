@@ -6,7 +6,6 @@ import org.springframework.expression.EvaluationContext;
 
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.function.Supplier;
 
 /**
  * One call through a breaker, whatever the return type: takes the permission, reports exactly one outcome for it,
@@ -19,18 +18,23 @@ final class BreakerCall {
 
     private final BreakerSpec spec;
     private final CircuitBreaker breaker;
+    private final GuardedMethod guarded;
     private final Object target;
+    private final Class<?> targetClass;
     private final Object[] args;
-    private final Supplier<EvaluationContext> resultContext;
+    private final GuardEvaluationContexts contexts;
     private long startNanos;
 
-    /** @param resultContext a fresh evaluation context of this call, used only for {@code recordResult} */
-    BreakerCall(BreakerSpec spec, Object target, Object[] args, Supplier<EvaluationContext> resultContext) {
-        this.spec = spec;
+    /** @param contexts builds this call's evaluation context, only when {@code recordResult} needs one */
+    BreakerCall(GuardedMethod guarded, Object target, Class<?> targetClass, Object[] args,
+                GuardEvaluationContexts contexts) {
+        this.spec = guarded.breaker();
         this.breaker = spec.breaker();
+        this.guarded = guarded;
         this.target = target;
+        this.targetClass = targetClass;
         this.args = args;
-        this.resultContext = resultContext;
+        this.contexts = contexts;
     }
 
     /** Asks for a permission and, when granted, starts the clock. */
@@ -58,8 +62,7 @@ final class BreakerCall {
     }
 
     private boolean recordsAsFailure(Object value) {
-        EvaluationContext context = resultContext.get();
-        context.setVariable("result", value);
+        EvaluationContext context = contexts.forResult(guarded.method(), args, target, targetClass, value);
         try {
             return Boolean.TRUE.equals(spec.recordResult().getValue(context, Boolean.class));
         } catch (RuntimeException e) {

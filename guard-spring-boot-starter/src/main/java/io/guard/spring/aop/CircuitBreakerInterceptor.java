@@ -33,12 +33,13 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
         }
         Object target = invocation.getThis();
         Object[] args = invocation.getArguments();
-        Supplier<BreakerCall> calls = () -> new BreakerCall(guarded.breaker(), target, args,
-                () -> methods.contexts().forCall(guarded.method(), args, target, targetClass));
+        GuardEvaluationContexts contexts = methods.contexts();
         return switch (guarded.returnKind()) {
-            case SYNC -> sync(calls.get(), invocation);
-            case COMPLETION_STAGE -> stage(calls.get(), invocation);
-            case MONO, FLUX -> reactive.protect(guarded.returnKind(), calls, Invocations.repeatable(invocation));
+            case SYNC -> sync(new BreakerCall(guarded, target, targetClass, args, contexts), invocation);
+            case COMPLETION_STAGE -> stage(new BreakerCall(guarded, target, targetClass, args, contexts), invocation);
+            case MONO, FLUX -> reactive.protect(guarded.returnKind(),
+                    () -> new BreakerCall(guarded, target, targetClass, args, contexts),
+                    Invocations.repeatable(invocation));
         };
     }
 

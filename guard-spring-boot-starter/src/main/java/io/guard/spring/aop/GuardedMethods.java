@@ -63,12 +63,13 @@ public final class GuardedMethods {
 
     /** The guards of {@code method} called on an instance of {@code targetClass}; {@link GuardedMethod#NONE} if none. */
     GuardedMethod get(Method method, Class<?> targetClass) {
-        Class<?> userClass = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
-        var key = new MethodClassKey(method, userClass);
+        // Keyed by the class as given (possibly a proxy class): the per-call lookup does no class-name work.
+        var key = new MethodClassKey(method, targetClass);
         GuardedMethod found = cache.get(key);
         if (found != null) {
             return found;
         }
+        Class<?> userClass = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
         GuardedMethod created = factory.create(method, AopUtils.getMostSpecificMethod(method, userClass), userClass);
         created.limits().forEach(this::registerPolicy);
         GuardedMethod raced = cache.putIfAbsent(key, created);

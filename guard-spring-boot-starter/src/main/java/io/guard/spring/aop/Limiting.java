@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * Resolves the keys and permits of a call and asks the limiter registry (which counts, observes and applies the
@@ -31,10 +32,17 @@ final class Limiting {
         this.missingKey = missingKey;
     }
 
-    /** Evaluates every limit's key and permits in {@code context}. */
-    List<LimitRequest> requests(List<LimitSpec> specs, EvaluationContext context) {
+    /**
+     * Evaluates every limit's key and permits; the evaluation context is only built when some limit has an
+     * expression, so constant limits cost no SpEL at all.
+     */
+    List<LimitRequest> requests(List<LimitSpec> specs, Supplier<EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
+        EvaluationContext context = null;
         for (LimitSpec spec : specs) {
+            if (context == null && (spec.key() != null || spec.permitsExpression() != null)) {
+                context = contexts.get();
+            }
             requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
         }
         return requests;

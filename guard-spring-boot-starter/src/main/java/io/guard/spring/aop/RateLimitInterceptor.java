@@ -38,7 +38,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
         }
         Object[] args = invocation.getArguments();
         List<LimitRequest> requests = limiting.requests(guarded.limits(),
-                methods.contexts().forCall(guarded.method(), args, invocation.getThis(), targetClass));
+                () -> methods.contexts().forCall(guarded.method(), args, invocation.getThis(), targetClass));
         RateLimitDecisionSink sink = sinks.current();
         return switch (guarded.returnKind()) {
             case SYNC -> {

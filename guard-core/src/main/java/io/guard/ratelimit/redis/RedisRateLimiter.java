@@ -152,7 +152,7 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        List<Object> keys = keys(policy, tag);
+        List<Object> keys = keysOfTag(policy, tag);
         String now = clientTime ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
@@ -181,8 +181,13 @@ public final class RedisRateLimiter implements RateLimiter {
         });
     }
 
-    /** The Redis keys of one limit ({@code tag} from {@link RateLimitKeys#hashTag}), in the script's order. */
-    private List<Object> keys(RateLimitPolicy policy, String tag) {
+    /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
+    List<Object> keys(RateLimitPolicy policy, String key) {
+        return keysOfTag(policy, RateLimitKeys.hashTag(policy.name(), key));
+    }
+
+    /** Like {@link #keys}, from the tag {@link RateLimitKeys#hashTag} made of the limiter and key. */
+    private List<Object> keysOfTag(RateLimitPolicy policy, String tag) {
         String base = prefix + tag + ":";
         String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
         return switch (policy.algorithm()) {

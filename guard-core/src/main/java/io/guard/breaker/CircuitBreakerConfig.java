@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  *
  * @param failureRateThreshold                  percentage of failed calls at or above which the breaker opens, in (0, 100]
  * @param slowCallRateThreshold                 percentage of slow calls at or above which the breaker opens, in (0, 100]
- * @param slowCallDurationThreshold             calls taking at least this long are slow; positive
+ * @param slowCallDurationThreshold             calls taking longer than this are slow; positive
  * @param slidingWindowType                     count-based ring of calls or time-based buckets of seconds
  * @param slidingWindowSize                     calls (COUNT_BASED) or seconds (TIME_BASED) in the window; at least 1
  * @param minimumNumberOfCalls                  calls needed before rates are computed; at least 1

@@ -231,25 +231,15 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         };
     }
 
+    /** Strictly longer than the threshold, as in Resilience4j: a call of exactly the threshold is not slow. */
     boolean isSlow(long durationNanos) {
-        return durationNanos >= slowNanos;
+        return durationNanos > slowNanos;
     }
 
     /** Whether a snapshot crosses a threshold; rates below minimum-number-of-calls are -1 and never do. */
     boolean exceeds(Snapshot s) {
         return (s.failureRate() >= 0 && s.failureRate() >= config.failureRateThreshold())
                 || (s.slowCallRate() >= 0 && s.slowCallRate() >= config.slowCallRateThreshold());
-    }
-
-    /** The OPEN wait for the {@code attempt}-th consecutive opening, backed off and capped. */
-    long openWaitNanos(int attempt) {
-        long base = config.waitDurationInOpenState().toNanos();
-        double multiplier = config.exponentialBackoffMultiplier();
-        if (multiplier == 1.0 || attempt <= 1) {
-            return base;
-        }
-        double backedOff = base * Math.pow(multiplier, attempt - 1);
-        return (long) Math.min(config.exponentialMaxWaitDurationInOpenState().toNanos(), backedOff);
     }
 
     Runnable schedule(long delayNanos, Runnable task) {

@@ -22,7 +22,18 @@ final class OpenState implements BreakerState {
         this.window = window != null ? window : breaker.newWindow();
         this.attempt = attempt;
         this.openedAt = breaker.currentTimeNanos();
-        this.waitNanos = breaker.openWaitNanos(attempt);
+        this.waitNanos = waitNanos(breaker.config(), attempt);
+    }
+
+    /** The wait of the {@code attempt}-th consecutive opening: backed off exponentially, capped. */
+    static long waitNanos(CircuitBreakerConfig config, int attempt) {
+        long base = config.waitDurationInOpenState().toNanos();
+        double multiplier = config.exponentialBackoffMultiplier();
+        if (multiplier == 1.0 || attempt <= 1) {
+            return base;
+        }
+        double backedOff = base * Math.pow(multiplier, attempt - 1);
+        return (long) Math.min(config.exponentialMaxWaitDurationInOpenState().toNanos(), backedOff);
     }
 
     @Override

@@ -49,7 +49,7 @@ class ClosedAndOpenStateTest {
         succeed(b, 2);
         for (int i = 0; i < 2; i++) {
             b.executeSupplier(() -> {
-                t.clock.advance(Duration.ofSeconds(2));
+                t.clock.advance(Duration.ofMillis(2001));
                 return "slow but fine";
             });
         }

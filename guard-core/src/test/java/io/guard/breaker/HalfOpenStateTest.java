@@ -66,12 +66,16 @@ class HalfOpenStateTest {
 
     @Test
     void reopensOnSlowTrials() {
-        CircuitBreaker b = halfOpen(config().slowCallDurationThreshold(Duration.ofMillis(100)).build());
-        for (int i = 0; i < 3; i++) {
+        CircuitBreaker b = halfOpen(config().slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(60).build());
+        assertThat(b.tryAcquirePermission()).isTrue();
+        b.onSuccess(Duration.ofMillis(100).toNanos()); // exactly the threshold: not slow
+        for (int i = 0; i < 2; i++) {
             assertThat(b.tryAcquirePermission()).isTrue();
-            b.onSuccess(Duration.ofMillis(100).toNanos());
+            b.onSuccess(Duration.ofMillis(100).toNanos() + 1);
         }
         assertThat(b.state()).isEqualTo(State.OPEN);
+        assertThat(b.snapshot().slowCalls()).isEqualTo(2);
     }
 
     @Test

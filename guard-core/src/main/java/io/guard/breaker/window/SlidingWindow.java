@@ -15,7 +15,7 @@ public interface SlidingWindow {
      *
      * @param durationNanos how long the call took
      * @param failed        whether the call counts as a failure
-     * @param slow          whether the call was at least as slow as the slow-call threshold
+     * @param slow          whether the call took longer than the slow-call threshold
      * @return the window including this call when thresholds must be checked, else {@code null}
      */
     Snapshot record(long durationNanos, boolean failed, boolean slow);

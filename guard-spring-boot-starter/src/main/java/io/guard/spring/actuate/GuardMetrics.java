@@ -1,6 +1,8 @@
 package io.guard.spring.actuate;
 
+import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
@@ -16,6 +18,16 @@ public final class GuardMetrics implements MeterBinder {
 
     GuardMetrics(GuardRegistries registries) {
         this.registries = registries;
+    }
+
+    /**
+     * For binding Guard's meters without the auto-configuration (or in a benchmark).
+     *
+     * @param breakers the breakers to meter, or {@code null}
+     * @param limiters the limiters to meter, or {@code null}
+     */
+    public GuardMetrics(CircuitBreakerRegistry breakers, RateLimiterRegistry limiters) {
+        this(new GuardRegistries(breakers, limiters));
     }
 
     @Override

@@ -6,6 +6,9 @@ import io.guard.ratelimit.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * Binds Guard's meters ({@code guard.circuitbreaker.*}, {@code guard.ratelimit.*}) to a meter registry. As a
@@ -15,6 +18,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 public final class GuardMetrics implements MeterBinder {
 
     private final GuardRegistries registries;
+    /** Registries already bound: binding one twice would count every call twice. */
+    private final Set<MeterRegistry> bound = Collections.newSetFromMap(new IdentityHashMap<>());
 
     GuardMetrics(GuardRegistries registries) {
         this.registries = registries;
@@ -32,6 +37,11 @@ public final class GuardMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        synchronized (bound) {
+            if (!bound.add(registry)) {
+                return;
+            }
+        }
         var breakers = registries.breakerRegistry();
         if (breakers != null) {
             // Called for the breakers that exist now and then once for each new one.

@@ -53,14 +53,18 @@ if used == nil or seq == nil or newest == nil then
   end
 end
 
-local cutoff = int(now - interval)
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)
-if #expired > 0 then
-  for _, member in ipairs(expired) do
+-- The oldest record tells whether anything expired, and is where a refusal's walk starts: one read for both.
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local expired = 0
+if #oldest > 0 and tonumber(oldest[2]) <= now - interval then
+  local cutoff = int(now - interval)
+  for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)) do
     local _, p = parse(member)
     used = used - p
+    expired = expired + 1
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+  oldest = nil
 end
 
 local allowed = used + permits <= rate
@@ -77,7 +81,7 @@ if allowed then
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 else
-  if #expired > 0 then
+  if expired > 0 then
     redis.call('HSET', KEYS[2], 'u', int(used))
   end
   -- Walk the records oldest first until enough permits have expired for this request. The oldest record
@@ -85,7 +89,10 @@ else
   local need = used + permits - rate
   local freed, start, size, found = 0, 0, 1, false
   while not found do
-    local batch = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
+    local batch = oldest
+    if start > 0 or batch == nil then
+      batch = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
+    end
     if #batch == 0 then break end
     for i = 1, #batch, 2 do
       local _, p = parse(batch[i])

@@ -30,15 +30,26 @@ public final class RateLimitKeys {
         return "{" + encode(limiter) + ":" + encode(key == null ? "" : key) + "}";
     }
 
-    /** Percent-encodes {@code raw} outside {@code [A-Za-z0-9._@/+=-]}, hashing it when the result is too long. */
+    /**
+     * Percent-encodes the UTF-8 bytes of {@code raw} outside {@code [A-Za-z0-9._@/+=-]}, hashing it when the result
+     * is too long. A lone surrogate (a Java string that is not valid UTF-16, e.g. from a broken decoder) has no
+     * UTF-8 form, so it becomes {@code %uXXXX}, which no byte escape can produce; UTF-8 would turn every such char
+     * into the same {@code '?'}, and two different keys into one.
+     */
     public static String encode(String raw) {
         StringBuilder out = new StringBuilder(raw.length() + 8);
-        for (byte b : raw.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xFF;
-            if (isSafe(c)) {
-                out.append((char) c);
+        for (int i = 0; i < raw.length(); ) {
+            int codePoint = raw.codePointAt(i);
+            i += Character.charCount(codePoint);
+            if (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE) {
+                out.append("%u").append(HEX[codePoint >> 12 & 0xF]).append(HEX[codePoint >> 8 & 0xF])
+                        .append(HEX[codePoint >> 4 & 0xF]).append(HEX[codePoint & 0xF]);
+            } else if (codePoint < 0x80) {
+                appendByte(out, codePoint);
             } else {
-                out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                for (byte b : Character.toString(codePoint).getBytes(StandardCharsets.UTF_8)) {
+                    appendByte(out, b & 0xFF);
+                }
             }
             if (out.length() > MAX_PART_LENGTH) {
                 return digest(raw);
@@ -47,14 +58,31 @@ public final class RateLimitKeys {
         return out.toString();
     }
 
+    private static void appendByte(StringBuilder out, int c) {
+        if (isSafe(c)) {
+            out.append((char) c);
+        } else {
+            out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+        }
+    }
+
     private static boolean isSafe(int c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
                 || c == '.' || c == '_' || c == '@' || c == '/' || c == '+' || c == '=' || c == '-';
     }
 
+    /**
+     * A digest of the chars themselves (two bytes each), so that keys differing only in lone surrogates get different
+     * digests: every charset encoder would replace those with one same character first.
+     */
     private static String digest(String raw) {
+        byte[] chars = new byte[raw.length() * 2];
+        for (int i = 0; i < raw.length(); i++) {
+            chars[2 * i] = (byte) (raw.charAt(i) >> 8);
+            chars[2 * i + 1] = (byte) raw.charAt(i);
+        }
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(raw.getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(chars);
             return "#" + Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(hash, 16));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);

@@ -14,7 +14,8 @@ import java.time.Duration;
 /** A small blocking HTTP client for the sample's integration tests: real requests, JSON answers. */
 final class Http {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** Generous: a busy CI machine can take seconds for the first call of an endpoint (class loading, JIT). */
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final ObjectMapper json = new ObjectMapper();

@@ -14,6 +14,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,11 +116,17 @@ class InventoryIT {
     void opensWhenHalfOfTheCallsAreSlowerThan600Ms() {
         assertThat(http.put("/chaos/inventory", "{\"failureRate\": 0.0, \"latencyMs\": 650}").status()).isEqualTo(200);
 
-        List<CompletableFuture<Http.Answer>> slow = IntStream.range(0, 5)
-                .mapToObj(i -> CompletableFuture.supplyAsync(() -> http.get("/inventory/SLOW-" + i))).toList();
-
-        slow.forEach(call -> assertThat(call.join().body().get("degraded").asBoolean())
-                .as("a slow answer is still the downstream's answer").isFalse());
+        // Five at once, on threads of their own (the common pool may have a single thread on a small machine).
+        ExecutorService callers = Executors.newFixedThreadPool(5);
+        try {
+            List<CompletableFuture<Http.Answer>> slow = IntStream.range(0, 5)
+                    .mapToObj(i -> CompletableFuture.supplyAsync(() -> http.get("/inventory/SLOW-" + i), callers))
+                    .toList();
+            slow.forEach(call -> assertThat(call.join().body().get("degraded").asBoolean())
+                    .as("a slow answer is still the downstream's answer").isFalse());
+        } finally {
+            callers.shutdownNow();
+        }
         assertThat(breaker.state()).isEqualTo(State.OPEN);
         assertThat(breaker.snapshot().slowCalls()).isEqualTo(5);
         assertThat(http.get("/inventory/BOOK-42").body().get("degraded").asBoolean()).isTrue();

@@ -47,19 +47,35 @@ final class LuaScript {
 
     /** Runs the script on the node owning {@code routingKey}; the reply is the script's array of integers. */
     CompletionStage<List<Object>> run(RScript script, String routingKey, List<Object> keys, Object[] args) {
+        CompletableFuture<List<Object>> result = new CompletableFuture<>();
         String known = sha;
-        CompletionStage<List<Object>> first = known == null
-                ? load(script).thenCompose(loaded -> evalSha(script, loaded, routingKey, keys, args))
-                : evalSha(script, known, routingKey, keys, args);
-        return first.handle((reply, error) -> {
+        if (known == null) {
+            reloadAndRun(script, routingKey, keys, args, result);
+            return result;
+        }
+        // One stage on the hot path: complete the result straight from Redisson's callback.
+        evalSha(script, known, routingKey, keys, args).whenComplete((reply, error) -> {
             if (error == null) {
-                return CompletableFuture.completedFuture(reply);
+                result.complete(reply);
+            } else if (isNoScript(error)) {
+                reloadAndRun(script, routingKey, keys, args, result);
+            } else {
+                result.completeExceptionally(unwrap(error));
             }
-            if (isNoScript(error)) {
-                return load(script).thenCompose(loaded -> evalSha(script, loaded, routingKey, keys, args));
-            }
-            return CompletableFuture.<List<Object>>failedFuture(unwrap(error));
-        }).thenCompose(stage -> stage);
+        });
+        return result;
+    }
+
+    private void reloadAndRun(RScript script, String routingKey, List<Object> keys, Object[] args,
+                              CompletableFuture<List<Object>> result) {
+        load(script).thenCompose(loaded -> evalSha(script, loaded, routingKey, keys, args))
+                .whenComplete((reply, error) -> {
+                    if (error == null) {
+                        result.complete(reply);
+                    } else {
+                        result.completeExceptionally(unwrap(error));
+                    }
+                });
     }
 
     private CompletionStage<String> load(RScript script) {

@@ -108,7 +108,7 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
         try {
-            return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+            return evaluate(policy, key, permits).toCompletableFuture().join().decision();
         } catch (CompletionException e) {
             Throwable cause = LuaScript.unwrap(e);
             if (cause instanceof RuntimeException runtime) {
@@ -146,11 +146,13 @@ public final class RedisRateLimiter implements RateLimiter {
         policy.checkPermits(permits);
         boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
         long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
-        Decision remembered = refusals.find(policy, key, permits, sent);
+        // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
+        String tag = RateLimitKeys.hashTag(policy.name(), key);
+        Decision remembered = refusals.find(policy, tag, permits, sent);
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        List<Object> keys = keys(policy, key);
+        List<Object> keys = keysOfTag(policy, tag);
         String now = clientTime ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
@@ -174,14 +176,19 @@ public final class RedisRateLimiter implements RateLimiter {
                         + cause.getClass().getSimpleName() + ")", cause);
             }
             ScriptReply scriptReply = toReply(policy, values);
-            refusals.remember(policy, key, permits, sent, scriptReply.decision());
+            refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
         });
     }
 
-    /** The Redis keys of one limit, in the order its script expects them. */
+    /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
     List<Object> keys(RateLimitPolicy policy, String key) {
-        String base = prefix + RateLimitKeys.hashTag(policy.name(), key) + ":";
+        return keysOfTag(policy, RateLimitKeys.hashTag(policy.name(), key));
+    }
+
+    /** Like {@link #keys}, from the tag {@link RateLimitKeys#hashTag} made of the limiter and key. */
+    private List<Object> keysOfTag(RateLimitPolicy policy, String tag) {
+        String base = prefix + tag + ":";
         String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
         return switch (policy.algorithm()) {
             case SLIDING_LOG -> List.of(base + "log" + instance, base + "state" + instance);

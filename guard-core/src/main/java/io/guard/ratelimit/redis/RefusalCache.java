@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RefusalCache {
 
-    private record Request(RateLimitPolicy policy, String key, long permits) {
+    /** {@code limit} is the encoded, length-bounded hash tag of the limiter and key, never the raw key. */
+    private record Request(RateLimitPolicy policy, String limit, long permits) {
     }
 
     /** Times in the caller's microseconds; {@code resetAt} is when the quota was due to be whole again. */
@@ -41,11 +42,11 @@ final class RefusalCache {
     }
 
     /** The remembered refusal of this request at {@code nowMicros}, or {@code null} if Redis must decide. */
-    Decision find(RateLimitPolicy policy, String key, long permits, long nowMicros) {
+    Decision find(RateLimitPolicy policy, String limit, long permits, long nowMicros) {
         if (capacity == 0 || refusals.isEmpty()) {
             return null;
         }
-        Request request = new Request(policy, key, permits);
+        Request request = new Request(policy, limit, permits);
         Refusal refusal = refusals.get(request);
         if (refusal == null) {
             return null;
@@ -59,7 +60,7 @@ final class RefusalCache {
     }
 
     /** Remembers {@code decision} if it is a refusal; {@code sentMicros} is when the request left. */
-    void remember(RateLimitPolicy policy, String key, long permits, long sentMicros, Decision decision) {
+    void remember(RateLimitPolicy policy, String limit, long permits, long sentMicros, Decision decision) {
         if (capacity == 0 || decision.allowed()) {
             return;
         }
@@ -70,7 +71,7 @@ final class RefusalCache {
             }
         }
         long retry = micros(decision.retryAfter());
-        refusals.put(new Request(policy, key, permits),
+        refusals.put(new Request(policy, limit, permits),
                 new Refusal(sentMicros + retry, sentMicros + micros(decision.resetAfter()), decision.remaining()));
     }
 

@@ -34,21 +34,27 @@ public final class LoadScenario {
 
     private static final int REQUESTS_PER_SECOND = 500;
     private static final int MAX_IN_FLIGHT = 2_000;
-    private static final List<Phase> PHASES = List.of(
-            new Phase("normal", 120, Duration.ofSeconds(10)),
-            new Phase("slow downstream", 800, Duration.ofSeconds(15)),
-            new Phase("recovered", 120, Duration.ofSeconds(15)));
+    private static final int SEED_SLOWDOWN_SECONDS = 15;
     private static final Duration WARM_UP = Duration.ofSeconds(5);
-    private static final String NAME = "inventory-slowdown";
 
     private LoadScenario() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("Usage: LoadScenario <output directory>");
+        if (args.length < 1 || args.length > 2) {
+            throw new IllegalArgumentException("Usage: LoadScenario <output directory> [seconds of slowdown, default "
+                    + SEED_SLOWDOWN_SECONDS + "]");
         }
         Path out = Files.createDirectories(Path.of(args[0]));
+        int slowdown = args.length == 2 ? Integer.parseInt(args[1]) : SEED_SLOWDOWN_SECONDS;
+        if (slowdown < 1) {
+            throw new IllegalArgumentException("seconds of slowdown must be at least 1 but was " + slowdown);
+        }
+        List<Phase> phases = List.of(
+                new Phase("normal", 120, Duration.ofSeconds(10)),
+                new Phase("slow downstream", 800, Duration.ofSeconds(slowdown)),
+                new Phase("recovered", 120, Duration.ofSeconds(15)));
+        String name = slowdown == SEED_SLOWDOWN_SECONDS ? "inventory-slowdown" : "inventory-slowdown-" + slowdown + "s";
         // Command-line arguments outrank application.yml: a random port, and never a developer's Redis.
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(OrderServiceApplication.class)
                 .run("--server.port=0", "--server.address=127.0.0.1", "--sample.redis.embedded=always",
@@ -58,21 +64,21 @@ public final class LoadScenario {
                 HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                         .executor(httpThreads).connectTimeout(Duration.ofSeconds(5)).build();
                 int port = ((WebServerApplicationContext) app).getWebServer().getPort();
-                run(app, client, "http://127.0.0.1:" + port, out);
+                run(app, client, "http://127.0.0.1:" + port, out, phases, name);
             } finally {
                 httpThreads.shutdownNow();
             }
         }
     }
 
-    private static void run(ConfigurableApplicationContext app, HttpClient client, String baseUrl, Path out)
-            throws Exception {
+    private static void run(ConfigurableApplicationContext app, HttpClient client, String baseUrl, Path out,
+                            List<Phase> phases, String name) throws Exception {
         InventoryDownstream downstream = app.getBean(InventoryDownstream.class);
         CircuitBreaker breaker = inventoryBreaker(app);
 
         // JIT, Tomcat's threads, connections and Redis warm up outside the recorded window, ramping up so that
         // a cold server does not build a backlog, which then drains before recording starts.
-        setLatency(client, baseUrl, PHASES.get(0).latencyMs());
+        setLatency(client, baseUrl, phases.get(0).latencyMs());
         Timeline warmUp = new Timeline(System.nanoTime(), WARM_UP.plus(Duration.ofSeconds(1)));
         LoadGenerator warmLoad = new LoadGenerator(client, baseUrl, warmUp, MAX_IN_FLIGHT);
         Duration step = WARM_UP.dividedBy(5);
@@ -85,7 +91,7 @@ public final class LoadScenario {
         }
         breaker.reset();
 
-        Duration total = PHASES.stream().map(Phase::length).reduce(Duration.ZERO, Duration::plus);
+        Duration total = phases.stream().map(Phase::length).reduce(Duration.ZERO, Duration::plus);
         long start = System.nanoTime() + Timeline.SLICE.toNanos();
         Timeline timeline = new Timeline(start, total.plus(Duration.ofSeconds(5)));
         List<Transition> transitions = Collections.synchronizedList(new ArrayList<>());
@@ -108,7 +114,7 @@ public final class LoadScenario {
         while (System.nanoTime() < start) {
             Thread.onSpinWait();
         }
-        for (Phase phase : PHASES) {
+        for (Phase phase : phases) {
             // A phase starts when the server has confirmed the new latency, and lasts its full length from there.
             setLatency(client, baseUrl, phase.latencyMs());
             long phaseStart = System.nanoTime();
@@ -125,17 +131,18 @@ public final class LoadScenario {
 
         List<Transition> seen = List.copyOf(transitions);
         List<Timeline.Row> rows = timeline.rows(seen).stream().filter(row -> row.startMs() < endMs).toList();
-        write(out.resolve(NAME + ".csv"), rows);
+        write(out.resolve(name + ".csv"), rows);
         ScenarioPlot.write(rows, phaseStartsMs.subList(1, phaseStartsMs.size()),
-                "500 req/s to /inventory: downstream 120 ms, 800 ms from 10 s, 120 ms from 25 s",
-                out.resolve(NAME + ".png"));
+                "500 req/s to /inventory: downstream 120 ms, 800 ms from 10 s, 120 ms from "
+                        + (10 + phases.get(1).length().toSeconds()) + " s",
+                out.resolve(name + ".png"));
         List<String> summary = new ArrayList<>(Summary.lines(rows, seen, phaseStartsMs.get(1), phaseStartsMs.get(2),
                 endMs, load.shed()));
         summary.add("calls counted by the downstream itself during the run: " + downstreamCalls
                 + " (the per-slice counts come from the breaker's call events)");
-        Files.write(out.resolve(NAME + "-summary.txt"), summary);
+        Files.write(out.resolve(name + "-summary.txt"), summary);
         summary.forEach(System.out::println);
-        System.out.println("Wrote " + out.resolve(NAME + ".csv") + ", .png and -summary.txt");
+        System.out.println("Wrote " + out.resolve(name + ".csv") + ", .png and -summary.txt");
     }
 
     private static long millisSince(long startNanos) {

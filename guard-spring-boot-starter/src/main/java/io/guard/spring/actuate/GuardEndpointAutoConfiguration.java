@@ -61,6 +61,14 @@ public class GuardEndpointAutoConfiguration {
         return new GuardEventsEndpoint(registries(breakers, limiters));
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(GuardEventsEndpoint.class)
+    @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)
+    GuardEventsEndpointWebExtension guardEventsEndpointWebExtension(GuardEventsEndpoint endpoint) {
+        return new GuardEventsEndpointWebExtension(endpoint);
+    }
+
     /** The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)

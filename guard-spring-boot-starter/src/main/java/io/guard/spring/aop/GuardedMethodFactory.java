@@ -6,9 +6,11 @@ import io.guard.spring.annotation.RateLimits;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +65,7 @@ final class GuardedMethodFactory {
         if (onMethod.isEmpty() && specific != method) {
             onMethod = repeatable(method);
         }
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (RateLimit limit : onMethod) {
             if (!seen.add(limit.name().trim())) {
                 throw new AnnotationSite("RateLimit", targetClass, specific).error("name", limit.name(),
@@ -79,7 +81,7 @@ final class GuardedMethodFactory {
         return List.copyOf(specs);
     }
 
-    private static Set<RateLimit> repeatable(java.lang.reflect.AnnotatedElement element) {
+    private static Set<RateLimit> repeatable(AnnotatedElement element) {
         return AnnotatedElementUtils.findMergedRepeatableAnnotations(element, RateLimit.class, RateLimits.class);
     }
 

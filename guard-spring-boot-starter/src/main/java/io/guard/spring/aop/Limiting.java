@@ -3,6 +3,7 @@ package io.guard.spring.aop;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.EvaluationException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -68,12 +69,19 @@ final class Limiting {
         if (spec.permitsExpression() == null) {
             return spec.permits();
         }
-        Long permits = spec.permitsExpression().getValue(context, Long.class);
-        if (permits == null) {
-            throw new IllegalArgumentException(spec.site().describe() + ": permits '"
-                    + spec.permitsExpression().getExpressionString() + "' is null for this call");
+        long max = spec.policy().maxPermits();
+        String expected = "Rate limit '" + spec.name() + "' grants between 1 and " + max + " permits per call, but '"
+                + spec.permitsExpression().getExpressionString() + "' is ";
+        Long permits;
+        try {
+            permits = spec.permitsExpression().getValue(context, Long.class);
+        } catch (EvaluationException e) {
+            // Not the SpEL message: it may quote the (user-supplied) value back.
+            throw new InvalidPermitsException(spec.name(), expected + "not a number for this call");
         }
-        spec.policy().checkPermits(permits);
+        if (permits == null || permits < 1 || permits > max) {
+            throw new InvalidPermitsException(spec.name(), expected + permits + " for this call");
+        }
         return permits;
     }
 

@@ -2,6 +2,7 @@ package io.guard.spring.web;
 
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.core.Ordered;
@@ -45,6 +46,11 @@ public class GuardReactiveExceptionHandler {
     @ExceptionHandler(MissingRateLimitKeyException.class)
     public ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, ServerWebExchange exchange) {
         return ProblemAnswers.missingKey(e, path(exchange));
+    }
+
+    @ExceptionHandler(InvalidPermitsException.class)
+    public ResponseEntity<ProblemDetail> invalidPermits(InvalidPermitsException e, ServerWebExchange exchange) {
+        return ProblemAnswers.invalidPermits(e, path(exchange));
     }
 
     private static String path(ServerWebExchange exchange) {

@@ -2,6 +2,7 @@ package io.guard.spring.web;
 
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.aop.RateLimitExceededException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -47,5 +48,10 @@ public class GuardServletExceptionHandler {
     @ExceptionHandler(MissingRateLimitKeyException.class)
     public ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, HttpServletRequest request) {
         return ProblemAnswers.missingKey(e, request.getRequestURI());
+    }
+
+    @ExceptionHandler(InvalidPermitsException.class)
+    public ResponseEntity<ProblemDetail> invalidPermits(InvalidPermitsException e, HttpServletRequest request) {
+        return ProblemAnswers.invalidPermits(e, request.getRequestURI());
     }
 }

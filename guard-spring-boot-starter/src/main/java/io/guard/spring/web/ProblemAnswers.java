@@ -3,6 +3,7 @@ package io.guard.spring.web;
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.State;
 import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.http.HttpHeaders;
@@ -15,7 +16,8 @@ import java.util.List;
 
 /**
  * The RFC 9457 answers Guard gives over HTTP, the same for Spring MVC and WebFlux: 429 for a refused limit, 503 for
- * an open breaker or a limit whose backend failed closed, 400 for a limit key that is missing.
+ * an open breaker or a limit whose backend failed closed, 400 for a limit key that is missing or for permits a limit
+ * can never grant.
  */
 final class ProblemAnswers {
 
@@ -23,6 +25,7 @@ final class ProblemAnswers {
     static final URI CIRCUIT_OPEN = URI.create("urn:problem-type:guard:circuit-open");
     static final URI BACKEND_UNAVAILABLE = URI.create("urn:problem-type:guard:rate-limit-backend-unavailable");
     static final URI MISSING_KEY = URI.create("urn:problem-type:guard:rate-limit-key-missing");
+    static final URI INVALID_PERMITS = URI.create("urn:problem-type:guard:rate-limit-permits-invalid");
 
     private ProblemAnswers() {
     }
@@ -56,6 +59,12 @@ final class ProblemAnswers {
 
     static ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, String path) {
         ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, MISSING_KEY, e.getMessage(), path);
+        problem.setProperty("violated-policies", List.of(e.policyName()));
+        return ResponseEntity.badRequest().body(problem);
+    }
+
+    static ResponseEntity<ProblemDetail> invalidPermits(InvalidPermitsException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, INVALID_PERMITS, e.getMessage(), path);
         problem.setProperty("violated-policies", List.of(e.policyName()));
         return ResponseEntity.badRequest().body(problem);
     }

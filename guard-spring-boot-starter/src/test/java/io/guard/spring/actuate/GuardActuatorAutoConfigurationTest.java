@@ -40,7 +40,8 @@ class GuardActuatorAutoConfigurationTest {
         });
         runner.withPropertyValues("management.endpoints.web.exposure.include=guard,guardevents").run(context ->
                 assertThat(context).hasSingleBean(GuardEndpoint.class).hasSingleBean(GuardEndpointWebExtension.class)
-                        .hasSingleBean(GuardEventsEndpoint.class).hasSingleBean(GuardEventStream.class)
+                        .hasSingleBean(GuardEventsEndpoint.class).hasSingleBean(GuardEventsEndpointWebExtension.class)
+                        .hasSingleBean(GuardEventStream.class)
                         .hasSingleBean(GuardEventStreamMvcController.class)
                         .doesNotHaveBean(GuardEventStreamReactiveController.class));
     }

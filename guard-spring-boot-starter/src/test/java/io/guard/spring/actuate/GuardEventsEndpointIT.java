@@ -95,8 +95,14 @@ class GuardEventsEndpointIT {
     }
 
     @Test
-    void anUnknownTypeIs400() {
-        assertThat(http.get("/actuator/guardevents?type=EXPLODED").status()).isEqualTo(400);
+    void aBadFilterIs400NamingTheValue() {
+        Http.Response unknownType = http.get("/actuator/guardevents?type=STATE_TRANSITION,EXPLODED");
+        assertThat(unknownType.status()).isEqualTo(400);
+        assertThat(unknownType.json().path("error").asText()).startsWith("Unknown event type 'EXPLODED'; expected one of");
+
+        Http.Response negativeLimit = http.get("/actuator/guardevents?limit=-1");
+        assertThat(negativeLimit.status()).isEqualTo(400);
+        assertThat(negativeLimit.json().path("error").asText()).isEqualTo("'limit' must not be negative but was -1");
     }
 
     @Test

@@ -1,0 +1,76 @@
+package io.guard.reliability;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiter;
+
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Passes every call to a backend and counts the attempts, successes and failures of {@code tryAcquireAsync}, so a
+ * test can see what reached Redis.
+ */
+final class CountingRateLimiter implements RateLimiter {
+
+    private final RateLimiter backend;
+    private final AtomicLong attempts = new AtomicLong();
+    private final AtomicLong successes = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong lastSuccessNanos = new AtomicLong();
+
+    CountingRateLimiter(RateLimiter backend) {
+        this.backend = backend;
+    }
+
+    long attempts() {
+        return attempts.get();
+    }
+
+    long successes() {
+        return successes.get();
+    }
+
+    long failures() {
+        return failures.get();
+    }
+
+    /** {@code System.nanoTime()} when the backend last answered, or 0. */
+    long lastSuccessNanos() {
+        return lastSuccessNanos.get();
+    }
+
+    @Override
+    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+    }
+
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        attempts.incrementAndGet();
+        return backend.tryAcquireAsync(policy, key, permits).whenComplete((decision, error) -> {
+            if (error == null) {
+                successes.incrementAndGet();
+                lastSuccessNanos.set(System.nanoTime());
+            } else {
+                failures.incrementAndGet();
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
+        return backend.acquire(policy, key, permits, maxWait);
+    }
+
+    @Override
+    public String backendName() {
+        return backend.backendName();
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+}

@@ -6,8 +6,9 @@ package io.guard.breaker.window;
  *
  * <p>Why it scales: once the ring is full, a fast success can only lower the rates, so it is parked in the
  * calling thread's {@link Stripe} instead of taking the lock, and applied to the ring (in order, with its own
- * duration) by the next call that takes the lock: a failure, a slow call, a snapshot, or the same thread when
- * its stripe is full. Threads on different cores then share no written cache line on the healthy path.
+ * duration) by the next call that takes the lock: a failure, a slow call or a snapshot (which drain every
+ * stripe), or the same thread when its stripe is full (which flushes only its own). Threads on different cores
+ * then rarely share a written cache line on the healthy path.
  * Thresholds are still checked on exactly the calls that can cross them, against a window that includes
  * every parked success, so a single thread sees exactly the last {@code size} calls.
  */
@@ -46,17 +47,27 @@ public final class CountWindow implements SlidingWindow {
         if (full && !failed && !slow) {
             Parked stripe = stripes.lockForCurrentThread();
             if (stripe != null) {
-                boolean parked = stripe.count < stripe.durations.length;
-                if (parked) {
+                try {
+                    if (stripe.count == stripe.durations.length) {
+                        flush(stripe);
+                    }
                     stripe.durations[stripe.count++] = durationNanos;
-                }
-                stripe.unlock();
-                if (parked) {
                     return null;
+                } finally {
+                    stripe.unlock();
                 }
             }
         }
         return recordLocked(durationNanos, Totals.kind(failed, slow));
+    }
+
+    /**
+     * Applies one full stripe, held by the caller, and no other: draining every stripe here would pull the other
+     * threads' hot cache lines across cores on the healthy path. The others are drained by the calls that need
+     * an exact window (failures, slow calls, snapshots).
+     */
+    private synchronized void flush(Parked own) {
+        unpark(own);
     }
 
     @Override

@@ -26,6 +26,9 @@ abstract class Stripe extends StripePadding {
     @SuppressWarnings("unused") // read and written through LOCKED
     private volatile int locked;
 
+    /** The probe of the thread that last parked here (written and read under the lock). */
+    Stripes.Probe owner;
+
     final boolean tryLock() {
         return LOCKED.compareAndSet(this, 0, 1);
     }

@@ -97,10 +97,19 @@ public final class GuardedMethods {
         if (first == null) {
             policyListener.accept(spec.policy());
         } else if (!first.policy().equals(spec.policy())) {
-            throw spec.site().error("name", spec.name(), "resolves to " + spec.policy()
-                            + " but " + first.site().describe() + " resolves the same name to " + first.policy(),
+            throw spec.site().error("name", spec.name(), "resolves to " + describe(spec.policy())
+                            + " but " + first.site().describe() + " resolves the same name to "
+                            + describe(first.policy()),
                     "Give the two limits different names, or the same settings (guard.rate-limit.instances."
                             + spec.name() + ".* sets them for both).");
         }
+    }
+
+    /** {@code rate 5 per 60s, SLIDING_LOG, GLOBAL, SERVER time, FAIL_OPEN}: what two limits may disagree on. */
+    private static String describe(RateLimitPolicy policy) {
+        String burst = policy.burst() == policy.rate() ? "" : " (burst " + policy.burst() + ")";
+        return "rate " + policy.rate() + " per " + DurationFormat.compact(policy.interval()) + burst + ", "
+                + policy.algorithm() + ", " + policy.scope() + ", " + policy.timeSource() + " time, "
+                + policy.onBackendFailure();
     }
 }

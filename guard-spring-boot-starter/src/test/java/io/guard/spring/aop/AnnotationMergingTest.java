@@ -85,7 +85,7 @@ class AnnotationMergingTest {
         // Two annotations resolving one name to different rates would share one quota inconsistently.
         runner.withBean(Conflicting.class).run(context -> assertThat(context.getStartupFailure())
                 .isInstanceOf(GuardAnnotationException.class)
-                .hasMessageContaining("name 'shared' resolves to")
+                .hasMessageContaining("name 'shared' resolves to rate 1 per 60s, SLIDING_LOG")
                 .hasMessageContaining("but @RateLimit on Conflicting."));
     }
 }

@@ -1,5 +1,7 @@
 package io.guard.breaker.window;
 
+import java.util.Arrays;
+
 /**
  * The last {@code size} calls, in a ring: recording a call evicts the oldest one from the running totals and
  * overwrites its slot, under the window's lock.
@@ -14,7 +16,12 @@ package io.guard.breaker.window;
  */
 public final class CountWindow implements SlidingWindow {
 
-    private static final int MAX_PARKED = 64;
+    /**
+     * Successes a stripe holds before it flushes itself. Each flush writes ring slots the other threads wrote
+     * last, so fewer, larger flushes move fewer cache lines per call; a flush of a whole ring or more rewrites
+     * the ring once instead of slot by slot.
+     */
+    private static final int PARKED = 512;
 
     private final int size;
     private final int minimumNumberOfCalls;
@@ -38,8 +45,7 @@ public final class CountWindow implements SlidingWindow {
         this.minimumNumberOfCalls = Math.max(1, Math.min(minimumNumberOfCalls, size));
         this.kinds = new byte[size];
         this.durations = new long[size];
-        int parked = Math.min(size, MAX_PARKED);
-        this.stripes = new Stripes<>(() -> new Parked(parked));
+        this.stripes = new Stripes<>(() -> new Parked(PARKED));
     }
 
     @Override
@@ -86,8 +92,20 @@ public final class CountWindow implements SlidingWindow {
     }
 
     private void unpark(Parked stripe) {
-        for (int i = 0; i < stripe.count; i++) {
-            add(0, stripe.durations[i]);
+        int count = stripe.count;
+        if (count >= size) {
+            // Only the newest `size` successes can still be in the window: they replace the whole ring.
+            totals.clear();
+            Arrays.fill(kinds, (byte) 0);
+            System.arraycopy(stripe.durations, count - size, durations, 0, size);
+            for (int i = 0; i < size; i++) {
+                totals.add(0, durations[i]);
+            }
+            head = 0;
+        } else {
+            for (int i = 0; i < count; i++) {
+                add(0, stripe.durations[i]);
+            }
         }
         stripe.count = 0;
     }

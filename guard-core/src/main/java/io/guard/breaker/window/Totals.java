@@ -29,6 +29,14 @@ final class Totals {
         add(-1, kind, -durationNanos);
     }
 
+    void clear() {
+        calls = 0;
+        failed = 0;
+        slow = 0;
+        slowFailed = 0;
+        nanos = 0;
+    }
+
     /** Adds {@code count} calls of one kind that took {@code durationNanos} together (both negative to evict). */
     void add(int count, int kind, long durationNanos) {
         calls += count;

@@ -5,7 +5,10 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,6 +22,7 @@ final class CountingRateLimiter implements RateLimiter {
     private final AtomicLong successes = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lastSuccessNanos = new AtomicLong();
+    private final ConcurrentLinkedQueue<long[]> admissions = new ConcurrentLinkedQueue<>();
 
     CountingRateLimiter(RateLimiter backend) {
         this.backend = backend;
@@ -36,6 +40,14 @@ final class CountingRateLimiter implements RateLimiter {
         return failures.get();
     }
 
+    /**
+     * Every permit the backend granted, as {@code [asked, answered]} in {@code System.nanoTime()}: the decision was
+     * taken somewhere in between.
+     */
+    List<long[]> admissions() {
+        return new ArrayList<>(admissions);
+    }
+
     /** {@code System.nanoTime()} when the backend last answered, or 0. */
     long lastSuccessNanos() {
         return lastSuccessNanos.get();
@@ -49,8 +61,12 @@ final class CountingRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
         attempts.incrementAndGet();
+        long asked = System.nanoTime();
         return backend.tryAcquireAsync(policy, key, permits).whenComplete((decision, error) -> {
             if (error == null) {
+                if (decision.allowed()) {
+                    admissions.add(new long[] {asked, System.nanoTime()});
+                }
                 successes.incrementAndGet();
                 lastSuccessNanos.set(System.nanoTime());
             } else {

@@ -106,8 +106,8 @@ public final class SoakRun {
             }
             System.out.printf(Locale.ROOT, "soak: %s at %,d decisions/s on %d threads, %d users x %d limits, "
                     + "Redis at %s%n", length, perSecond, threads, USERS, LIMITS.length, server.url());
-            System.out.println("| t (s) | decisions | errors* | heap after GC | threads | Redis used_memory "
-                    + "| Redis clients | Redis keys |");
+            System.out.println("| t (s) | decisions | errors* | heap after GC | threads "
+                    + "| Redis used_memory - client buffers | Redis clients | Redis keys |");
             System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
             List<Sample> samples = new ArrayList<>();
             long start = System.nanoTime();

@@ -110,12 +110,12 @@ class RedisClusterIT {
                     Decision refused = limiter.tryAcquire(policy, key, 1);
                     assertThat(refused.allowed()).as("%s %s: fourth call", policy.name(), printable(key)).isFalse();
 
-                    List<Object> keys = limiter.keys(policy, key);
+                    List<String> keys = LimitKeys.of("guard:", "cluster-it", policy, key);
                     Set<Long> slots = new HashSet<>();
-                    for (Object redisKey : keys) {
-                        slots.add(slotOf((String) redisKey));
-                        assertThat(existsSomewhere((String) redisKey)).as("%s was written", redisKey).isTrue();
-                        assertThat(((String) redisKey).length()).as("length of %s", printable((String) redisKey))
+                    for (String redisKey : keys) {
+                        slots.add(slotOf(redisKey));
+                        assertThat(existsSomewhere(redisKey)).as("%s was written", redisKey).isTrue();
+                        assertThat(redisKey.length()).as("length of %s", printable(redisKey))
                                 .isLessThan(300);
                     }
                     assertThat(slots).as("slots of %s", keys).hasSize(1);

@@ -69,6 +69,13 @@ public interface CircuitBreaker {
     void onError(long durationNanos, Throwable error);
 
     /**
+     * Whether this breaker's configuration records {@code error} as a failure (rather than ignoring it or counting
+     * it as a success), by the same rules {@link #onError} applies. Callers use it to decide whether a fallback may
+     * answer for the error; it records nothing.
+     */
+    boolean recordsAsFailure(Throwable error);
+
+    /**
      * Records a call that returned {@code result}; the result predicate decides whether it counts as a failure.
      */
     void onResult(long durationNanos, Object result);

@@ -149,6 +149,11 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
+    public boolean recordsAsFailure(Throwable error) {
+        return classifier.classify(error) == Classifier.Verdict.FAILURE;
+    }
+
+    @Override
     public void onResult(long durationNanos, Object result) {
         if (classifier.resultIsFailure(result)) {
             events.publish(GuardEvent.Type.ERROR, durationNanos,

@@ -87,7 +87,7 @@ final class BreakerCall {
             return false;
         }
         breaker.onError(breaker.currentTimeNanos() - startNanos, error);
-        return FailureClassifier.isRecordedFailure(breaker.config(), error);
+        return breaker.recordsAsFailure(error);
     }
 
     /** The fallback for {@code error}, if the annotation names one and one of its overloads accepts the error. */

@@ -1,0 +1,42 @@
+package io.guard.breaker;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The question the aspects ask before running a fallback: the same verdict as onError, and nothing recorded. */
+class RecordsAsFailureTest {
+
+    private final TestBreakers t = new TestBreakers();
+
+    @Test
+    void everyThrowableIsAFailureWhenNothingIsConfigured() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.ofDefaults());
+        assertThat(b.recordsAsFailure(new IllegalStateException())).isTrue();
+        assertThat(b.recordsAsFailure(new OutOfMemoryError())).isTrue();
+        assertThat(b.snapshot().calls()).isZero();
+    }
+
+    @Test
+    void ignoreWinsAndUnlistedExceptionsAreNotFailures() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder()
+                .recordExceptions(List.of(IOException.class, UncheckedIOException.class))
+                .ignoreExceptions(List.of(UncheckedIOException.class))
+                .build());
+        assertThat(b.recordsAsFailure(new IOException())).isTrue();
+        assertThat(b.recordsAsFailure(new UncheckedIOException(new IOException()))).isFalse();
+        assertThat(b.recordsAsFailure(new IllegalArgumentException())).isFalse();
+    }
+
+    @Test
+    void aThrowingPredicateGetsItsDocumentedAnswer() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder()
+                .recordException(e -> { throw new IllegalStateException("buggy predicate"); })
+                .build());
+        assertThat(b.recordsAsFailure(new IllegalArgumentException())).isTrue();
+    }
+}

@@ -53,7 +53,17 @@ final class Limiting {
         if (spec.key() == null) {
             return GLOBAL_KEY;
         }
-        Object value = spec.key().getValue(context);
+        Object value;
+        String problem;
+        try {
+            value = spec.key().getValue(context);
+            problem = value == null ? "is null" : "is empty";
+        } catch (EvaluationException e) {
+            // A navigation through null (#user.id with no user) or a throwing bean method: no key for this call,
+            // like a null one. Not the SpEL message: it may quote the (user-supplied) value back.
+            value = null;
+            problem = "cannot be evaluated (" + e.getClass().getSimpleName() + ")";
+        }
         String key = value == null ? "" : value.toString();
         if (!key.isEmpty()) {
             return key;
@@ -62,7 +72,7 @@ final class Limiting {
             return SHARED_MISSING_KEY;
         }
         throw new MissingRateLimitKeyException(spec.name(), "Rate limit '" + spec.name() + "' needs a key, but '"
-                + spec.key().getExpressionString() + "' is " + (value == null ? "null" : "empty") + " for this call");
+                + spec.key().getExpressionString() + "' " + problem + " for this call");
     }
 
     private static long permits(LimitSpec spec, EvaluationContext context) {

@@ -52,6 +52,12 @@ class GuardMvcAnswersTest {
             return "accepted";
         }
 
+        @PostMapping("/carts")
+        @RateLimit(name = "cart", key = "#userId.toUpperCase()", rate = 2, interval = "60s")
+        public String cart(@RequestParam(required = false) String userId) {
+            return "carted";
+        }
+
         @GetMapping("/stock")
         @CircuitBreaker(name = "stock")
         public String stock() {
@@ -109,6 +115,19 @@ class GuardMvcAnswersTest {
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.detail").value(
                         "Rate limit 'order-submit' needs a key, but '#userId' is null for this call")));
+    }
+
+    @Test
+    void aKeyExpressionThatCannotBeEvaluatedIsA400LikeAMissingKey() {
+        runner.run(context -> {
+            MockMvc mvc = mvc(context);
+            mvc.perform(post("/carts"))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+                    .andExpect(jsonPath("$.detail").value("Rate limit 'cart' needs a key, but '#userId.toUpperCase()' "
+                            + "cannot be evaluated (SpelEvaluationException) for this call"));
+            mvc.perform(post("/carts").param("userId", "dave")).andExpect(status().isOk());
+        });
     }
 
     @Test

@@ -30,26 +30,26 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public <T> T executeSupplier(Supplier<T> supplier) {
-        BreakerState granting = grant();
-        long start = currentTimeNanos();
-        T result;
-        try {
-            result = supplier.get();
-        } catch (Throwable e) {
-            onError(granting, currentTimeNanos() - start, e);
-            throw e;
-        }
-        onResult(currentTimeNanos() - start, result);
-        return result;
+        return execute(supplier::get);
     }
 
     @Override
     public <T> T executeCallable(Callable<T> callable) throws Exception {
+        return execute(callable::call);
+    }
+
+    /** A call that may throw {@code E}: one body for suppliers (unchecked) and callables (checked). */
+    @FunctionalInterface
+    private interface Call<T, E extends Throwable> {
+        T call() throws E;
+    }
+
+    private <T, E extends Throwable> T execute(Call<T, E> call) throws E {
         BreakerState granting = grant();
         long start = currentTimeNanos();
         T result;
         try {
-            result = callable.call();
+            result = call.call();
         } catch (Throwable e) {
             onError(granting, currentTimeNanos() - start, e);
             throw e;

@@ -4,19 +4,10 @@ import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.State;
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.web.RedisMvcContexts;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.Test;
-import org.redisson.spring.starter.RedissonAutoConfigurationV2;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
-import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -63,16 +54,8 @@ class RedisOutageHttpIT {
     @Test
     void duringAnOutageEachPolicyAnswersAsPromisedAndRedisTakesOverAgain() {
         try (DedicatedRedis redis = RedisServers.startDedicated()) {
-            new WebApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class,
-                            JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
-                            DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
-                            RedisAutoConfiguration.class, RedissonAutoConfigurationV2.class,
-                            GuardAutoConfiguration.class))
+            RedisMvcContexts.runner(redis.url(), 500, 2000)
                     .withPropertyValues(
-                            "spring.redis.redisson.config=singleServerConfig: {address: '" + redis.url() + "', "
-                                    + "timeout: 500, connectTimeout: 2000, retryAttempts: 0, "
-                                    + "connectionMinimumIdleSize: 1, subscriptionConnectionMinimumIdleSize: 0}",
                             "guard.rate-limit.instances.pay.on-backend-failure=fail-closed",
                             "guard.rate-limit.instances.browse.on-backend-failure=fail-open",
                             "guard.rate-limit.instances.quote.on-backend-failure=local")

@@ -1,19 +1,9 @@
 package io.guard.spring.web;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.Test;
-import org.redisson.spring.starter.RedissonAutoConfigurationV2;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
-import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -45,17 +35,8 @@ class BackendFailureAnswersIT {
     @Test
     void failClosedAnswers503AndFailOpenLetsCallsThrough() {
         try (DedicatedRedis redis = RedisServers.startDedicated()) {
-            new WebApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class,
-                            JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
-                            DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
-                            RedisAutoConfiguration.class, RedissonAutoConfigurationV2.class,
-                            GuardAutoConfiguration.class))
+            RedisMvcContexts.runner(redis.url(), 1000, 5000)
                     .withPropertyValues(
-                            // Short timeouts and no retries: the test measures Guard's answer, not Redisson's patience.
-                            "spring.redis.redisson.config=singleServerConfig: {address: '" + redis.url() + "', "
-                                    + "timeout: 1000, connectTimeout: 5000, retryAttempts: 0, "
-                                    + "connectionMinimumIdleSize: 1, subscriptionConnectionMinimumIdleSize: 0}",
                             "guard.rate-limit.instances.transfer.on-backend-failure=fail-closed",
                             "guard.rate-limit.instances.balance.on-backend-failure=fail-open")
                     .withBean(Ledger.class)

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * minus its finishes whatever generations used it. A call hanging for more than 64 generations (4 to 8 times
  * the threshold) shares its slot with newer calls and is then counted only while that slot is old enough.
  *
- * <p>Cost on the hot path: one thread-local lookup and two uncontended atomic adds per call. Counters live in
+ * <p>Cost on the hot path: one thread-local lookup and two atomic adds on a cache line the thread usually owns. Counters live in
  * cells, one per group of threads, chosen like {@code LongAdder}'s: a thread that meets contention on its cell
  * moves to another one, so threads on different cores write different cache lines. Readers sum every cell.
  */
@@ -55,7 +55,7 @@ final class InFlightCalls {
 
     /** The call started at {@code startNanos}, counted in {@code cell}, has reported. Any thread may call this. */
     void finish(int[] cell, long startNanos) {
-        add(cell, probes.get(), PAD + SLOTS + slot(startNanos));
+        COUNT.getAndAdd(cell, PAD + SLOTS + slot(startNanos), 1);
     }
 
     /**

@@ -1,0 +1,152 @@
+package io.guard.breaker;
+
+import io.guard.event.GuardEvent;
+import io.guard.event.GuardEvent.Type;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+
+import static io.guard.breaker.TestBreakers.succeed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Calls that never end must still open the breaker: running past the slow-call threshold counts as slow. */
+class HungCallsTest {
+
+    private static final Duration SLOW = Duration.ofSeconds(1);
+
+    private final TestBreakers t = new TestBreakers();
+
+    private CircuitBreaker breaker(float slowRate) {
+        return t.breaker(CircuitBreakerConfig.builder().slidingWindowSize(10).minimumNumberOfCalls(5)
+                .slowCallDurationThreshold(SLOW).slowCallRateThreshold(slowRate)
+                .permittedNumberOfCallsInHalfOpenState(2).build());
+    }
+
+    @Test
+    void callsHangingPastTheThresholdOpenTheBreakerThoughNoneEnds() {
+        CircuitBreaker b = breaker(50);
+        succeed(b, 10);
+        List<CircuitBreaker.Permit> hanging = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            hanging.add(b.acquire());
+        }
+        t.clock.advance(SLOW.minusMillis(1));
+        assertThat(b.tryAcquire()).as("not slow yet").isNotNull();
+        assertThat(b.state()).isEqualTo(State.CLOSED);
+        t.clock.advance(SLOW.dividedBy(4).plusMillis(2)); // at most a quarter of the threshold late
+        b.tryAcquire(); // a starting call looks for hung calls once per tracking generation
+        assertThat(b.state()).isEqualTo(State.OPEN);
+        assertThat(b.recentEvents()).extracting(GuardEvent::type)
+                .contains(Type.SLOW_CALL_RATE_EXCEEDED, Type.STATE_TRANSITION);
+    }
+
+    @Test
+    void withTheDefaultRateOfOneHundredPercentEnoughHangingCallsPushTheOldSuccessesOut() {
+        CircuitBreaker b = breaker(100);
+        succeed(b, 10);
+        for (int i = 0; i < 9; i++) {
+            b.acquire();
+        }
+        t.clock.advance(SLOW.multipliedBy(2));
+        b.tryAcquire(); // 9 hung of the last 10 calls started: 90%
+        assertThat(b.state()).isEqualTo(State.CLOSED);
+        assertThat(b.snapshot().calls()).isEqualTo(10);
+        assertThat(b.snapshot().slowCalls()).isEqualTo(9);
+        t.clock.advance(SLOW.multipliedBy(2)); // now the 10th (started above) hangs too
+        b.tryAcquire();
+        assertThat(b.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aHungCallThatEndsCountsOnceAsTheSlowCallItWas() {
+        CircuitBreaker b = breaker(100);
+        CircuitBreaker.Permit permit = b.acquire();
+        t.clock.advance(SLOW.multipliedBy(2));
+        assertThat(b.snapshot().slowCalls()).isEqualTo(1);
+        assertThat(b.snapshot().calls()).isEqualTo(1);
+        permit.onSuccess();
+        assertThat(b.snapshot().slowCalls()).isEqualTo(1);
+        assertThat(b.snapshot().calls()).isEqualTo(1);
+    }
+
+    @Test
+    void callsWithinTheThresholdAreNotCounted() {
+        CircuitBreaker b = breaker(50);
+        for (int i = 0; i < 10; i++) {
+            b.acquire();
+        }
+        t.clock.advance(SLOW.minusMillis(1));
+        assertThat(b.snapshot().calls()).isZero();
+        assertThat(b.snapshot().slowCalls()).isZero();
+    }
+
+    @Test
+    void hangingTrialCallsDecideHalfOpenThroughTheCallsTheyBlock() {
+        CircuitBreaker b = breaker(50);
+        b.transitionToHalfOpenState();
+        b.acquire();
+        b.acquire();
+        assertThat(b.tryAcquire()).isNull(); // every trial permit is taken by a hanging call
+        t.clock.advance(SLOW.multipliedBy(2));
+        assertThat(b.tryAcquire()).isNull(); // this refusal looks at the running trials: both hung
+        assertThat(b.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void hangingCompletionStagesAreSeenToo() {
+        CircuitBreaker b = breaker(50);
+        succeed(b, 5);
+        for (int i = 0; i < 5; i++) {
+            b.decorateCompletionStage(CompletableFuture::new).get();
+        }
+        t.clock.advance(SLOW.multipliedBy(2));
+        b.tryAcquire();
+        assertThat(b.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void theHandleLessPermissionApiIsNotWatched() {
+        CircuitBreaker b = breaker(50);
+        for (int i = 0; i < 10; i++) {
+            assertThat(b.tryAcquirePermission()).isTrue();
+        }
+        t.clock.advance(SLOW.multipliedBy(2));
+        assertThat(b.snapshot().calls()).isZero();
+    }
+
+    @Test
+    void aTimeoutCompletesTheStageRecordsAFailureAndIgnoresTheLateAnswer() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slidingWindowSize(10).minimumNumberOfCalls(1)
+                .failureRateThreshold(100).recordExceptions(List.of(IllegalStateException.class))
+                .timeout(Duration.ofSeconds(2)).build());
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletionStage<String> stage = b.decorateCompletionStage(() -> work).get();
+        t.clock.advance(Duration.ofMillis(1999));
+        assertThat(stage.toCompletableFuture()).isNotDone();
+        t.clock.advance(Duration.ofMillis(1));
+        assertThatThrownBy(() -> stage.toCompletableFuture().join()).hasCauseInstanceOf(TimeoutException.class);
+        assertThat(work).isCompletedExceptionally(); // the caller's own future: the work behind it is cancelled
+        assertThat(b.snapshot().failedCalls()).as("a failure although not in record-exceptions").isEqualTo(1);
+        assertThat(b.state()).isEqualTo(State.OPEN);
+        work.obtrudeValue("late"); // a late answer cannot count the call twice
+        assertThat(b.snapshot().calls()).isEqualTo(1);
+    }
+
+    @Test
+    void aStageThatCompletesInTimeCancelsItsTimer() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().timeout(Duration.ofSeconds(2)).build());
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletionStage<String> stage = b.decorateCompletionStage(() -> work).get();
+        assertThat(t.clock.pendingTasks()).isEqualTo(1);
+        work.complete("ok");
+        assertThat(t.clock.pendingTasks()).isZero();
+        assertThat(stage.toCompletableFuture().join()).isEqualTo("ok");
+        assertThat(b.snapshot().failedCalls()).isZero();
+    }
+}

@@ -87,7 +87,7 @@ final class LuaScript {
 
     private static CompletionStage<List<Object>> evalSha(RScript script, String digest, String routingKey,
                                                          List<Object> keys, Object[] args) {
-        return script.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, digest, RScript.ReturnType.MULTI, keys, args);
+        return script.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, digest, RScript.ReturnType.MAPVALUELIST, keys, args);
     }
 
     static Throwable unwrap(Throwable error) {

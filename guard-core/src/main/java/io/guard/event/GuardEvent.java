@@ -28,8 +28,8 @@ public record GuardEvent(Source source, String name, Type type, Instant time, Du
         details = details == null ? Map.of() : Map.copyOf(details);
     }
 
-    /** Who produced the event. */
-    public enum Source { CIRCUIT_BREAKER, RATE_LIMITER }
+    /** Who produced the event; a bulkhead publishes NOT_PERMITTED when it is full. */
+    public enum Source { CIRCUIT_BREAKER, RATE_LIMITER, BULKHEAD }
 
     /** Event types; breaker types first, then limiter types. */
     public enum Type {

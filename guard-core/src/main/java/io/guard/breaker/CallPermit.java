@@ -2,7 +2,9 @@ package io.guard.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * A permission as a handle: the state that granted it, when the call started, and the in-flight cell that counts
@@ -26,6 +28,7 @@ final class CallPermit implements CircuitBreaker.Permit {
     private final int[] cell;
     @SuppressWarnings("unused") // written through ANSWERED
     private volatile boolean answered;
+    private volatile Runnable cancelTimer;
 
     CallPermit(DecoratingCircuitBreaker breaker, BreakerState granting, long startNanos) {
         this.breaker = breaker;
@@ -72,6 +75,29 @@ final class CallPermit implements CircuitBreaker.Permit {
         }
     }
 
+    @Override
+    public void whenTimedOut(Consumer<TimeoutException> action) {
+        Duration timeout = breaker.config().timeout();
+        if (timeout.isZero()) {
+            return;
+        }
+        cancelTimer = breaker.schedule(timeout, () -> {
+            TimeoutException error = new TimeoutException("circuit breaker '" + breaker.name()
+                    + "': call still running after " + timeout.toMillis() + " ms (timeout)");
+            if (timeOut(error)) {
+                action.accept(error);
+            }
+        });
+        if (answered) {
+            cancelTimer.run(); // answered while the timer was being armed
+        }
+    }
+
+    @Override
+    public void onTimeout(TimeoutException error) {
+        timeOut(error);
+    }
+
     /** Records the call as a timed-out failure, whatever the exception rules say; false if already answered. */
     boolean timeOut(TimeoutException error) {
         if (!answer()) {
@@ -86,6 +112,10 @@ final class CallPermit implements CircuitBreaker.Permit {
             return false;
         }
         breaker.finished(cell, startNanos);
+        Runnable cancel = cancelTimer;
+        if (cancel != null) {
+            cancel.run();
+        }
         return true;
     }
 

@@ -84,6 +84,20 @@ public interface CircuitBreaker {
 
         /** The call was not made or was cancelled: the permission goes back to the state that granted it. */
         void release();
+
+        /**
+         * The caller gave up on the call after the breaker's {@link CircuitBreakerConfig#timeout() timeout}: a failure
+         * whatever record-exceptions and ignore-exceptions say, since an answer that never came is the downstream's.
+         */
+        void onTimeout(java.util.concurrent.TimeoutException error);
+
+        /**
+         * Arms the breaker's {@link CircuitBreakerConfig#timeout() timeout} (nothing when it is zero): if the permit
+         * is still unanswered when it passes, on the breaker's clock, the call is recorded as a timed-out failure and
+         * {@code action} gets the {@link java.util.concurrent.TimeoutException}, to complete or cancel the caller's
+         * future. Answering the permit first disarms it.
+         */
+        void whenTimedOut(java.util.function.Consumer<java.util.concurrent.TimeoutException> action);
     }
 
     /**

@@ -226,22 +226,16 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
                 permit.onError(e);
                 return CompletableFuture.failedFuture(e);
             }
-            Duration timeout = config().timeout();
-            if (timeout.isZero()) {
+            if (config().timeout().isZero()) {
                 stage.whenComplete((result, error) -> answer(permit, result, error));
                 return stage;
             }
             CompletableFuture<T> answered = stage instanceof CompletableFuture<T> own ? own : new CompletableFuture<>();
-            Runnable cancelTimer = schedule(timeout, () -> {
-                TimeoutException error = new TimeoutException("circuit breaker '" + name() + "': call still running after "
-                        + timeout.toMillis() + " ms (timeout)");
-                if (permit.timeOut(error)) {
-                    answered.completeExceptionally(error);
-                    cancel(stage);
-                }
+            permit.whenTimedOut(error -> {
+                answered.completeExceptionally(error);
+                cancel(stage);
             });
             stage.whenComplete((result, error) -> {
-                cancelTimer.run();
                 answer(permit, result, error);
                 if (answered != stage) {
                     if (error != null) {

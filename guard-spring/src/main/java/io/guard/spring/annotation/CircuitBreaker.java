@@ -31,4 +31,11 @@ public @interface CircuitBreaker {
 
     /** SpEL over {@code #result}: true means the returned value counts as a failure. Empty: results never fail. */
     String recordResult() default "";
+
+    /**
+     * A bulkhead: at most this many calls of this breaker's name run at once; the next is refused like an open
+     * breaker (the fallback, else 503). {@code guard.circuit-breaker.instances.<name>.max-concurrent-calls} (then
+     * {@code .defaults.}) overrides it. 0: no bulkhead unless the properties set one.
+     */
+    int maxConcurrentCalls() default 0;
 }

@@ -2,34 +2,45 @@ package io.guard.spring.aop;
 
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
+import io.guard.bulkhead.Bulkhead;
+import io.guard.bulkhead.BulkheadFullException;
 import org.springframework.expression.EvaluationContext;
 
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
- * One call through a breaker, whatever the return type: takes the permission, reports exactly one outcome for it,
- * and runs the fallback when the outcome calls for one.
+ * One call through a breaker (and its bulkhead, if one is configured), whatever the return type: takes the permit,
+ * reports exactly one outcome for it, gives the bulkhead permit back, and runs the fallback when the outcome calls
+ * for one.
  *
  * <p>Rate-limit refusals inside the breaker (when the aspect order is changed) give the permission back without an
- * outcome: a 429 says nothing about the downstream's health. A cancelled call gives it back too.
+ * outcome: a 429 says nothing about the downstream's health. A cancelled call gives it back too. The breaker's
+ * permit remembers the state that granted it, so a permission given back never reaches a later state.
  */
 final class BreakerCall {
 
     private final BreakerSpec spec;
     private final CircuitBreaker breaker;
+    private final Bulkhead bulkhead;
     private final GuardedMethod guarded;
     private final Object target;
     private final Class<?> targetClass;
     private final Object[] args;
     private final GuardEvaluationContexts contexts;
-    private long startNanos;
+    private final AtomicBoolean bulkheadReleased = new AtomicBoolean();
+    private CircuitBreaker.Permit permit;
+    private RuntimeException refusal;
 
     /** @param contexts builds this call's evaluation context, only when {@code recordResult} needs one */
     BreakerCall(GuardedMethod guarded, Object target, Class<?> targetClass, Object[] args,
                 GuardEvaluationContexts contexts) {
         this.spec = guarded.breaker();
         this.breaker = spec.breaker();
+        this.bulkhead = spec.bulkhead();
         this.guarded = guarded;
         this.target = target;
         this.targetClass = targetClass;
@@ -37,28 +48,51 @@ final class BreakerCall {
         this.contexts = contexts;
     }
 
-    /** Asks for a permission and, when granted, starts the clock. */
+    /** Asks the bulkhead, then the breaker, for a permit; on refusal {@link #refusal()} says which refused. */
     boolean tryAcquire() {
-        if (!breaker.tryAcquirePermission()) {
+        if (bulkhead != null && !bulkhead.tryAcquire()) {
+            refusal = new BulkheadFullException(bulkhead.name(), bulkhead.maxConcurrentCalls());
             return false;
         }
-        startNanos = breaker.currentTimeNanos();
+        permit = breaker.tryAcquire();
+        if (permit == null) {
+            releaseBulkhead();
+            refusal = new CallNotPermittedException(breaker.name(), breaker.state(), breaker.remainingOpenTime());
+            return false;
+        }
         return true;
     }
 
-    CallNotPermittedException refusal() {
-        return new CallNotPermittedException(breaker.name(), breaker.state(), breaker.remainingOpenTime());
+    /** Why {@link #tryAcquire()} returned false: an open breaker or a full bulkhead. */
+    RuntimeException refusal() {
+        return refusal;
+    }
+
+    /** The breaker's timeout for asynchronous calls; zero when there is none. */
+    java.time.Duration timeout() {
+        return breaker.config().timeout();
+    }
+
+    /**
+     * Arms the breaker's timeout for an asynchronous call: when it passes first, the call is recorded as a failure,
+     * the bulkhead permit is given back and {@code onTimeout} completes the caller's side (fallback or error).
+     */
+    void whenTimedOut(Consumer<TimeoutException> onTimeout) {
+        permit.whenTimedOut(error -> {
+            releaseBulkhead();
+            onTimeout.accept(error);
+        });
     }
 
     /** Reports a returned value: a failure if {@code recordResult} says so, else as the breaker's config decides. */
     void onValue(Object value) {
-        long duration = breaker.currentTimeNanos() - startNanos;
         if (spec.recordResult() != null && recordsAsFailure(value)) {
-            breaker.onError(duration, new ResultRecordedAsFailureException(breaker.name(),
+            permit.onError(new ResultRecordedAsFailureException(breaker.name(),
                     spec.recordResult().getExpressionString()));
         } else {
-            breaker.onResult(duration, value);
+            permit.onResult(value);
         }
+        releaseBulkhead();
     }
 
     private boolean recordsAsFailure(Object value) {
@@ -73,21 +107,37 @@ final class BreakerCall {
 
     /** Gives the permission back without an outcome (cancelled). */
     void release() {
-        breaker.releasePermission();
+        permit.release();
+        releaseBulkhead();
     }
 
     /**
-     * Reports an error and returns whether it may go to the fallback: recorded failures may; ignored errors,
-     * rate-limit refusals and cancellations may not.
+     * Reports an error and returns whether it may go to the fallback: recorded failures (timeouts included) may;
+     * ignored errors, rate-limit refusals and cancellations may not.
      */
     boolean onError(Throwable error) {
-        if (error instanceof RateLimitExceededException || error instanceof MissingRateLimitKeyException
-                || error instanceof CancellationException) {
-            breaker.releasePermission();
-            return false;
+        try {
+            if (error instanceof RateLimitExceededException || error instanceof MissingRateLimitKeyException
+                    || error instanceof CancellationException) {
+                permit.release();
+                return false;
+            }
+            if (error instanceof TimeoutException timeout && !timeout().isZero()) {
+                permit.onTimeout(timeout);
+                return true;
+            }
+            permit.onError(error);
+            return breaker.recordsAsFailure(error);
+        } finally {
+            releaseBulkhead();
         }
-        breaker.onError(breaker.currentTimeNanos() - startNanos, error);
-        return breaker.recordsAsFailure(error);
+    }
+
+    /** Once per call, whichever answer comes first (a timeout and a late completion may both arrive). */
+    private void releaseBulkhead() {
+        if (bulkhead != null && bulkheadReleased.compareAndSet(false, true)) {
+            bulkhead.release();
+        }
     }
 
     /** The fallback for {@code error}, if the annotation names one and one of its overloads accepts the error. */

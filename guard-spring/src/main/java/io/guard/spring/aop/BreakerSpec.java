@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.breaker.CircuitBreaker;
+import io.guard.bulkhead.Bulkhead;
 import org.springframework.expression.Expression;
 
 /**
@@ -10,6 +11,8 @@ import org.springframework.expression.Expression;
  * @param fallback     the fallback overloads; null when the annotation names none
  * @param recordResult the parsed {@code recordResult} expression over {@code #result}; null when results never fail
  * @param site         where the annotation sits
+ * @param bulkhead     the bound on concurrent calls of the breaker's name; null when there is none
  */
-record BreakerSpec(CircuitBreaker breaker, FallbackMethods fallback, Expression recordResult, AnnotationSite site) {
+record BreakerSpec(CircuitBreaker breaker, FallbackMethods fallback, Expression recordResult, AnnotationSite site,
+                   Bulkhead bulkhead) {
 }

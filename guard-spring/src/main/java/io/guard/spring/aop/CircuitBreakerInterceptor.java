@@ -5,12 +5,14 @@ import org.aopalliance.intercept.MethodInvocation;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * The {@code @CircuitBreaker} aspect: one permission per call, exactly one outcome per permission, and the fallback
  * for an open breaker or a recorded failure. Outcomes of CompletionStage, Mono and Flux methods are recorded when
- * they complete, not when the method returns.
+ * they complete, not when the method returns. With a breaker timeout, an asynchronous call still running when it
+ * passes is answered by the fallback (or fails with a {@code TimeoutException}) and its stage is cancelled.
  */
 final class CircuitBreakerInterceptor implements MethodInterceptor {
 
@@ -68,7 +70,16 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
             return recover(call, error, call.onError(error));
         }
         CompletableFuture<Object> result = new CompletableFuture<>();
+        AtomicBoolean timedOut = new AtomicBoolean();
+        call.whenTimedOut(error -> {
+            timedOut.set(true);
+            Stages.pipe(recover(call, error, true), result);
+            cancel(stage);
+        });
         stage.whenComplete((value, failure) -> {
+            if (timedOut.get()) {
+                return; // answered by the timeout: the late outcome is not recorded again, nor recovered twice
+            }
             if (failure == null) {
                 call.onValue(value);
                 result.complete(value);
@@ -78,6 +89,15 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
             }
         });
         return result;
+    }
+
+    /** Cancels the work behind a timed-out stage, as far as a {@link CompletableFuture} reaches it. */
+    private static void cancel(CompletionStage<?> stage) {
+        try {
+            stage.toCompletableFuture().cancel(true);
+        } catch (UnsupportedOperationException e) {
+            // a stage that cannot be converted offers no way to stop its work
+        }
     }
 
     private static CompletionStage<?> recover(BreakerCall call, Throwable error, boolean eligible) {

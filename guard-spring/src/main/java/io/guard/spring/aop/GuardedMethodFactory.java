@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.breaker.CircuitBreaker;
+import io.guard.bulkhead.Bulkhead;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.annotation.RateLimits;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -30,12 +32,15 @@ final class GuardedMethodFactory {
     private final GuardExpressionParser parser;
     private final LimitSpecFactory limits;
     private final Function<String, CircuitBreaker> breakers;
+    private final BiFunction<String, Integer, Bulkhead> bulkheads;
 
+    /** @param bulkheads the bulkhead of a breaker name given the annotation's bound, or null for none */
     GuardedMethodFactory(GuardExpressionParser parser, LimitSpecFactory limits,
-                         Function<String, CircuitBreaker> breakers) {
+                         Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads) {
         this.parser = parser;
         this.limits = limits;
         this.breakers = breakers;
+        this.bulkheads = bulkheads;
     }
 
     /**
@@ -109,7 +114,21 @@ final class GuardedMethodFactory {
                 : FallbackResolver.resolve(site, annotation.fallbackMethod().trim());
         Expression recordResult = annotation.recordResult().isBlank() ? null
                 : parser.parse(site, "recordResult", annotation.recordResult(), Set.of("result"));
-        return new BreakerSpec(breaker(site, name), fallback, recordResult, site);
+        if (annotation.maxConcurrentCalls() < 0) {
+            throw site.error("maxConcurrentCalls", Integer.toString(annotation.maxConcurrentCalls()), "is negative",
+                    "Use 0 for no bulkhead or a positive bound on concurrent calls.");
+        }
+        return new BreakerSpec(breaker(site, name), fallback, recordResult, site,
+                bulkhead(site, name, annotation.maxConcurrentCalls()));
+    }
+
+    private Bulkhead bulkhead(AnnotationSite site, String name, int annotated) {
+        try {
+            return bulkheads.apply(name, annotated);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw site.error("maxConcurrentCalls", Integer.toString(annotated), "cannot have a bulkhead: "
+                    + e.getMessage(), "Fix guard.circuit-breaker.instances." + name + ".max-concurrent-calls.");
+        }
     }
 
     private CircuitBreaker breaker(AnnotationSite site, String name) {

@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.breaker.CircuitBreaker;
+import io.guard.bulkhead.Bulkhead;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.annotation.RateLimits;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -45,8 +47,19 @@ public final class GuardedMethods {
      */
     public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
                           Function<String, CircuitBreaker> breakers, Consumer<RateLimitPolicy> policyListener) {
+        this(beanFactory, instances, defaults, breakers, (name, annotated) -> null, policyListener);
+    }
+
+    /**
+     * @param bulkheads the bulkhead of a breaker name given the bound its annotation asks for (0 = none asked),
+     *                  or null when that name has none
+     */
+    public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
+                          Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
+                          Consumer<RateLimitPolicy> policyListener) {
         var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
-        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, defaults), breakers);
+        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, defaults), breakers,
+                bulkheads);
         this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
         this.policyListener = policyListener;

@@ -50,6 +50,13 @@ final class ReactorGuards implements ReactiveGuards {
                         breaker.onValue(null);
                     }
                 });
+        if (!breaker.timeout().isZero()) {
+            // One deadline for the whole publisher, on the breaker's clock: it fires once the permit times out
+            // (recorded as a failure by then), and Reactor turns it into a TimeoutException and a cancellation.
+            Mono<Boolean> deadline = Mono.<Boolean>create(sink -> breaker.whenTimedOut(e -> sink.success(true)))
+                    .cache();
+            guarded = guarded.timeout(deadline, item -> deadline);
+        }
         return guarded
                 .onErrorResume(error -> reported.compareAndSet(false, true)
                         ? recover(breaker, error, breaker.onError(error)) : Flux.error(error))

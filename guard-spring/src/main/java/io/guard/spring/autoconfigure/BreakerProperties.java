@@ -1,6 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerConfig.SlidingWindowType;
+import io.guard.breaker.State;
 
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +56,61 @@ public class BreakerProperties {
 
     /** Whether the health indicator reports DOWN while this breaker is OPEN (default false). */
     private Boolean healthFailsWhenOpen;
+
+    /** State a new breaker starts in (default CLOSED). */
+    private State initialState;
+
+    /** Where HALF_OPEN goes when max-wait-duration-in-half-open-state passes: OPEN or CLOSED (default OPEN). */
+    private State transitionToStateAfterWaitDuration;
+
+    /** Spreads each OPEN wait over wait * [1 - factor, 1 + factor], in [0, 1); 0 is no randomization (default 0). */
+    private Double randomizedWaitFactor;
+
+    /** CompletableFuture, Mono and Flux calls still running after this long fail with a TimeoutException, are cancelled and count as failures; 0 is no timeout (default 0). */
+    private Duration timeout;
+
+    /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead (default: the annotation's max-concurrent-calls, else 0). */
+    private Integer maxConcurrentCalls;
+
+    public State getInitialState() {
+        return initialState;
+    }
+
+    public void setInitialState(State initialState) {
+        this.initialState = initialState;
+    }
+
+    public State getTransitionToStateAfterWaitDuration() {
+        return transitionToStateAfterWaitDuration;
+    }
+
+    public void setTransitionToStateAfterWaitDuration(State transitionToStateAfterWaitDuration) {
+        this.transitionToStateAfterWaitDuration = transitionToStateAfterWaitDuration;
+    }
+
+    public Double getRandomizedWaitFactor() {
+        return randomizedWaitFactor;
+    }
+
+    public void setRandomizedWaitFactor(Double randomizedWaitFactor) {
+        this.randomizedWaitFactor = randomizedWaitFactor;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public Integer getMaxConcurrentCalls() {
+        return maxConcurrentCalls;
+    }
+
+    public void setMaxConcurrentCalls(Integer maxConcurrentCalls) {
+        this.maxConcurrentCalls = maxConcurrentCalls;
+    }
 
     public Float getFailureRateThreshold() {
         return failureRateThreshold;

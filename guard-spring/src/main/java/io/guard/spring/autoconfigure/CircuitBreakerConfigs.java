@@ -53,12 +53,35 @@ final class CircuitBreakerConfigs {
             b.recordExceptions(withResultFailures(p.getRecordExceptions()));
         }
         set(p.getIgnoreExceptions(), b::ignoreExceptions);
+        set(p.getInitialState(), b::initialState);
+        set(p.getTransitionToStateAfterWaitDuration(), b::transitionToStateAfterWaitDuration);
+        set(p.getRandomizedWaitFactor(), b::randomizedWaitFactor);
+        set(p.getTimeout(), b::timeout);
         try {
             return b.build();
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new GuardPropertiesException(prefix, e.getMessage(),
                     "Fix the value under " + prefix + " (see the allowed range in the message).");
         }
+    }
+
+    /**
+     * The bulkhead bound of breaker {@code name}: its instance property, else the defaults property, else what the
+     * annotation asks for; 0 means none. A negative property stops start-up.
+     */
+    static int maxConcurrentCalls(CircuitBreakerProperties properties, String name, int annotated) {
+        BreakerProperties instance = properties.getInstances().get(name);
+        Integer configured = instance != null && instance.getMaxConcurrentCalls() != null
+                ? instance.getMaxConcurrentCalls() : properties.getDefaults().getMaxConcurrentCalls();
+        int max = configured != null ? configured : annotated;
+        if (max < 0) {
+            String prefix = instance != null && instance.getMaxConcurrentCalls() != null
+                    ? PREFIX + "instances." + name : PREFIX + "defaults";
+            throw new GuardPropertiesException(prefix + ".max-concurrent-calls",
+                    "max-concurrent-calls must not be negative but was " + max,
+                    "Use 0 for no bulkhead or a positive bound.");
+        }
+        return max;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.BulkheadRegistry;
+import io.guard.time.GuardClock;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.aop.GuardAnnotationValidator;
@@ -24,6 +26,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.util.Map;
 
 /**
  * Guard for Spring Boot: the breaker and limiter registries, the rate-limit backend (Redis behind a failover
@@ -75,10 +78,23 @@ public class GuardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public GuardedMethods guardedMethods(ConfigurableListableBeanFactory beanFactory, GuardProperties properties,
-                                         CircuitBreakerRegistry breakers, RateLimiterRegistry limiters) {
+                                         CircuitBreakerRegistry breakers, RateLimiterRegistry limiters,
+                                         BulkheadRegistry bulkheads) {
         RateLimitProperties limits = properties.getRateLimit();
+        CircuitBreakerProperties breakerProperties = properties.getCircuitBreaker();
         return new GuardedMethods(beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(),
-                breakers::circuitBreaker, limiters::register);
+                breakers::circuitBreaker, (name, annotated) -> {
+                    int max = CircuitBreakerConfigs.maxConcurrentCalls(breakerProperties, name, annotated);
+                    return max > 0 ? bulkheads.bulkhead(name, max) : null;
+                }, limiters::register);
+    }
+
+    /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */
+    @Bean
+    @ConditionalOnMissingBean
+    public BulkheadRegistry guardBulkheadRegistry(GuardProperties properties) {
+        return new BulkheadRegistry(1, Map.of(), properties.getCircuitBreaker().getMaxBreakers(), GuardClock.system(),
+                properties.getEvents().getBufferSize());
     }
 
     @Bean

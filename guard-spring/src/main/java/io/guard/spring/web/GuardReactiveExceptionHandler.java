@@ -1,6 +1,7 @@
 package io.guard.spring.web;
 
 import io.guard.breaker.CallNotPermittedException;
+import io.guard.bulkhead.BulkheadFullException;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
@@ -35,6 +36,11 @@ public class GuardReactiveExceptionHandler {
     @ExceptionHandler(CallNotPermittedException.class)
     public ResponseEntity<ProblemDetail> circuitOpen(CallNotPermittedException e, ServerWebExchange exchange) {
         return ProblemAnswers.circuitOpen(e, path(exchange));
+    }
+
+    @ExceptionHandler(BulkheadFullException.class)
+    public ResponseEntity<ProblemDetail> bulkheadFull(BulkheadFullException e, ServerWebExchange exchange) {
+        return ProblemAnswers.bulkheadFull(e, path(exchange));
     }
 
     @ExceptionHandler(RateLimiterBackendException.class)

@@ -1,6 +1,7 @@
 package io.guard.spring.web;
 
 import io.guard.breaker.CallNotPermittedException;
+import io.guard.bulkhead.BulkheadFullException;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
@@ -37,6 +38,11 @@ public class GuardServletExceptionHandler {
     @ExceptionHandler(CallNotPermittedException.class)
     public ResponseEntity<ProblemDetail> circuitOpen(CallNotPermittedException e, HttpServletRequest request) {
         return ProblemAnswers.circuitOpen(e, request.getRequestURI());
+    }
+
+    @ExceptionHandler(BulkheadFullException.class)
+    public ResponseEntity<ProblemDetail> bulkheadFull(BulkheadFullException e, HttpServletRequest request) {
+        return ProblemAnswers.bulkheadFull(e, request.getRequestURI());
     }
 
     @ExceptionHandler(RateLimiterBackendException.class)

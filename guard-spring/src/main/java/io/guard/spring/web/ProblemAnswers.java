@@ -1,6 +1,7 @@
 package io.guard.spring.web;
 
 import io.guard.breaker.CallNotPermittedException;
+import io.guard.bulkhead.BulkheadFullException;
 import io.guard.breaker.State;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.spring.aop.InvalidPermitsException;
@@ -23,6 +24,7 @@ final class ProblemAnswers {
 
     static final URI RATE_LIMITED = URI.create("urn:problem-type:guard:rate-limited");
     static final URI CIRCUIT_OPEN = URI.create("urn:problem-type:guard:circuit-open");
+    static final URI BULKHEAD_FULL = URI.create("urn:problem-type:guard:bulkhead-full");
     static final URI BACKEND_UNAVAILABLE = URI.create("urn:problem-type:guard:rate-limit-backend-unavailable");
     static final URI MISSING_KEY = URI.create("urn:problem-type:guard:rate-limit-key-missing");
     static final URI INVALID_PERMITS = URI.create("urn:problem-type:guard:rate-limit-permits-invalid");
@@ -49,6 +51,14 @@ final class ProblemAnswers {
             headers.set(RateLimitHeaders.RETRY_AFTER, Long.toString(RateLimitHeaders.retryAfterSeconds(e.retryAfter())));
         }
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).headers(headers).body(problem);
+    }
+
+    /** Like an open breaker, without Retry-After: when a running call ends is not known. */
+    static ResponseEntity<ProblemDetail> bulkheadFull(BulkheadFullException e, String path) {
+        ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, BULKHEAD_FULL, e.getMessage(), path);
+        problem.setProperty("bulkhead", e.bulkheadName());
+        problem.setProperty("max-concurrent-calls", e.maxConcurrentCalls());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(problem);
     }
 
     static ResponseEntity<ProblemDetail> backendUnavailable(RateLimiterBackendException e, String path) {

@@ -2,6 +2,7 @@ package io.guard.spring.actuate;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.guard.breaker.CircuitBreaker;
+import io.guard.bulkhead.Bulkhead;
 import io.guard.ratelimit.RateLimitPolicy;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -47,7 +48,11 @@ public class GuardEndpoint {
         for (RateLimitPolicy policy : registries.policies()) {
             limiters.put(policy.name(), registries.describe(policy));
         }
-        return new GuardReport(breakers, limiters);
+        Map<String, BulkheadDescriptor> bulkheads = new LinkedHashMap<>();
+        for (Bulkhead bulkhead : registries.bulkheads()) {
+            bulkheads.put(bulkhead.name(), BulkheadDescriptor.of(bulkhead));
+        }
+        return new GuardReport(breakers, limiters, bulkheads);
     }
 
     /**
@@ -84,9 +89,11 @@ public class GuardEndpoint {
     /**
      * @param circuitBreakers every breaker by name
      * @param rateLimiters    every limiter by name
+     * @param bulkheads       every bulkhead ({@code @CircuitBreaker(maxConcurrentCalls)}) by name
      */
     public record GuardReport(Map<String, CircuitBreakerDescriptor> circuitBreakers,
-                              Map<String, RateLimiterDescriptor> rateLimiters) {
+                              Map<String, RateLimiterDescriptor> rateLimiters,
+                              Map<String, BulkheadDescriptor> bulkheads) {
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.guard.spring.actuate;
 
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -41,8 +42,10 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     GuardEndpoint guardEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
-                                ObjectProvider<RateLimiterRegistry> limiters) {
-        return new GuardEndpoint(registries(breakers, limiters));
+                                ObjectProvider<RateLimiterRegistry> limiters,
+                                ObjectProvider<BulkheadRegistry> bulkheads) {
+        return new GuardEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
+                bulkheads.getIfAvailable()));
     }
 
     @Bean
@@ -57,8 +60,10 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint
     GuardEventsEndpoint guardEventsEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
-                                            ObjectProvider<RateLimiterRegistry> limiters) {
-        return new GuardEventsEndpoint(registries(breakers, limiters));
+                                            ObjectProvider<RateLimiterRegistry> limiters,
+                                            ObjectProvider<BulkheadRegistry> bulkheads) {
+        return new GuardEventsEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
+                bulkheads.getIfAvailable()));
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.guard.spring.actuate;
 
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +36,11 @@ public final class GuardMetrics implements MeterBinder {
         this(new GuardRegistries(breakers, limiters));
     }
 
+    /** Also meters the bulkheads ({@code guard.bulkhead.*}); any argument may be {@code null}. */
+    public GuardMetrics(CircuitBreakerRegistry breakers, RateLimiterRegistry limiters, BulkheadRegistry bulkheads) {
+        this(new GuardRegistries(breakers, limiters, bulkheads));
+    }
+
     @Override
     public void bindTo(MeterRegistry registry) {
         synchronized (bound) {
@@ -46,6 +52,10 @@ public final class GuardMetrics implements MeterBinder {
         if (breakers != null) {
             // Called for the breakers that exist now and then once for each new one.
             breakers.addRegistryListener(breaker -> CircuitBreakerMeters.bind(breaker, registry));
+        }
+        var bulkheads = registries.bulkheadRegistry();
+        if (bulkheads != null) {
+            bulkheads.addRegistryListener(bulkhead -> BulkheadMeters.bind(bulkhead, registry));
         }
         var limiters = registries.limiterRegistry();
         if (limiters != null) {

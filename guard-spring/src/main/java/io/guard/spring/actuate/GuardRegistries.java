@@ -2,6 +2,8 @@ package io.guard.spring.actuate;
 
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.Bulkhead;
+import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.event.GuardEvent;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
@@ -20,10 +22,34 @@ final class GuardRegistries {
 
     private final CircuitBreakerRegistry breakers;
     private final RateLimiterRegistry limiters;
+    private final BulkheadRegistry bulkheads;
 
     GuardRegistries(CircuitBreakerRegistry breakers, RateLimiterRegistry limiters) {
+        this(breakers, limiters, null);
+    }
+
+    /** @param bulkheads the bulkheads of {@code @CircuitBreaker(maxConcurrentCalls)}; may be null */
+    GuardRegistries(CircuitBreakerRegistry breakers, RateLimiterRegistry limiters, BulkheadRegistry bulkheads) {
         this.breakers = breakers;
         this.limiters = limiters;
+        this.bulkheads = bulkheads;
+    }
+
+    BulkheadRegistry bulkheadRegistry() {
+        return bulkheads;
+    }
+
+    List<Bulkhead> bulkheads() {
+        if (bulkheads == null) {
+            return List.of();
+        }
+        List<Bulkhead> all = new ArrayList<>(bulkheads.all());
+        all.sort(Comparator.comparing(Bulkhead::name));
+        return all;
+    }
+
+    Optional<Bulkhead> bulkhead(String name) {
+        return bulkheads == null ? Optional.empty() : bulkheads.find(name);
     }
 
     CircuitBreakerRegistry breakerRegistry() {
@@ -77,7 +103,7 @@ final class GuardRegistries {
                 health.lastErrorTime() == null ? null : health.lastErrorTime().toString());
     }
 
-    /** Every buffered event of every breaker and limiter, newest first. */
+    /** Every buffered event of every breaker, limiter and bulkhead, newest first. */
     List<GuardEvent> recentEvents() {
         List<GuardEvent> events = new ArrayList<>();
         for (CircuitBreaker breaker : breakers()) {
@@ -85,6 +111,9 @@ final class GuardRegistries {
         }
         for (RateLimitPolicy policy : policies()) {
             events.addAll(limiters.recentEvents(policy.name()));
+        }
+        for (Bulkhead bulkhead : bulkheads()) {
+            events.addAll(bulkhead.recentEvents());
         }
         events.sort(Comparator.comparing(GuardEvent::time).reversed());
         return events;

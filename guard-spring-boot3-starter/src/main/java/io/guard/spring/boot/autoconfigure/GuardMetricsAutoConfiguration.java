@@ -1,6 +1,7 @@
 package io.guard.spring.boot.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.actuate.GuardMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,7 +31,8 @@ public class GuardMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     GuardMetrics guardMetrics(ObjectProvider<CircuitBreakerRegistry> breakers,
-                              ObjectProvider<RateLimiterRegistry> limiters) {
-        return new GuardMetrics(breakers.getIfAvailable(), limiters.getIfAvailable());
+                              ObjectProvider<RateLimiterRegistry> limiters,
+                              ObjectProvider<BulkheadRegistry> bulkheads) {
+        return new GuardMetrics(breakers.getIfAvailable(), limiters.getIfAvailable(), bulkheads.getIfAvailable());
     }
 }

@@ -46,7 +46,10 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     /** Counts a call that started at {@code startNanos} as running; returns what {@link #finished} needs. */
     abstract int[] started(long startNanos);
 
-    /** The call counted by {@link #started} has ended; call it before recording its outcome. */
+    /** The call counted by {@link #started} has ended, on the thread that started it; before recording its outcome. */
+    abstract void finishedHere(int[] cell, long startNanos);
+
+    /** Like {@link #finishedHere}, from any thread (a permit may be answered anywhere). */
     abstract void finished(int[] cell, long startNanos);
 
     /** Runs {@code task} after {@code delay} on the breaker's scheduler; returns its cancellation. */
@@ -75,12 +78,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
             result = supplier.get();
         } catch (Throwable e) {
             long end = currentTimeNanos();
-            finished(cell, start);
+            finishedHere(cell, start);
             onError(granting, end - start, e);
             throw e;
         }
         long end = currentTimeNanos();
-        finished(cell, start);
+        finishedHere(cell, start);
         onResult(end - start, result);
         return result;
     }
@@ -95,12 +98,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
             result = callable.call();
         } catch (Throwable e) {
             long end = currentTimeNanos();
-            finished(cell, start);
+            finishedHere(cell, start);
             onError(granting, end - start, e);
             throw e;
         }
         long end = currentTimeNanos();
-        finished(cell, start);
+        finishedHere(cell, start);
         onResult(end - start, result);
         return result;
     }
@@ -115,12 +118,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
             result = supplier.get();
         } catch (Throwable e) {
             long end = currentTimeNanos();
-            finished(cell, start);
+            finishedHere(cell, start);
             onError(granting, end - start, e);
             throw e;
         }
         long end = currentTimeNanos();
-        finished(cell, start);
+        finishedHere(cell, start);
         onResult(end - start, result);
         return result;
     }
@@ -134,12 +137,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
             runnable.run();
         } catch (Throwable e) {
             long end = currentTimeNanos();
-            finished(cell, start);
+            finishedHere(cell, start);
             onError(granting, end - start, e);
             throw e;
         }
         long end = currentTimeNanos();
-        finished(cell, start);
+        finishedHere(cell, start);
         onSuccess(end - start);
     }
 
@@ -152,12 +155,12 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
             runnable.run();
         } catch (Throwable e) {
             long end = currentTimeNanos();
-            finished(cell, start);
+            finishedHere(cell, start);
             onError(granting, end - start, e);
             throw e;
         }
         long end = currentTimeNanos();
-        finished(cell, start);
+        finishedHere(cell, start);
         onSuccess(end - start);
     }
 

@@ -155,6 +155,11 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
+    void finishedHere(int[] cell, long startNanos) {
+        inFlight.finishOnStartingThread(cell, startNanos);
+    }
+
+    @Override
     void finished(int[] cell, long startNanos) {
         inFlight.finish(cell, startNanos);
     }

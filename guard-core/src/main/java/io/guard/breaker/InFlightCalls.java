@@ -2,6 +2,7 @@ package io.guard.breaker;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -16,22 +17,29 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * minus its finishes whatever generations used it. A call hanging for more than 64 generations (4 to 8 times
  * the threshold) shares its slot with newer calls and is then counted only while that slot is old enough.
  *
- * <p>Cost on the hot path: one thread-local lookup and two atomic adds on a cache line the thread usually owns. Counters live in
- * cells, one per group of threads, chosen like {@code LongAdder}'s: a thread that meets contention on its cell
- * moves to another one, so threads on different cores write different cache lines. Readers sum every cell.
+ * <p>Cost on the hot path, which is why it is built this way: each thread counts in a cell of its own, with plain
+ * (release) stores that no other thread writes, so a synchronous call pays one thread-local lookup and two
+ * uncontended stores, no atomic instruction. A call that ends on another thread (an asynchronous permit) adds its
+ * finish with an atomic add to a column of the starting cell kept for that. The first 64 threads of a breaker get
+ * a cell; later threads (thread churn, virtual threads) share one cell with atomic adds, so memory stays bounded
+ * at the price of speed for them only. Readers, which are rare, sum every cell.
  */
 final class InFlightCalls {
 
     static final int SLOTS = 64;
-    private static final int MAX_CELLS = 64;
+    private static final int MAX_OWNED_CELLS = 64;
     private static final int PAD = 16; // ints before and after the counters: two cells' counters never share a line
+    private static final int STARTED = PAD;
+    private static final int FINISHED = PAD + SLOTS;
+    private static final int FINISHED_ELSEWHERE = PAD + 2 * SLOTS;
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(int[].class);
 
     private final int shift;
     private final int hungAfter;
-    private final AtomicReferenceArray<int[]> cells;
-    private final int mask;
-    private final ThreadLocal<int[]> probes = ThreadLocal.withInitial(() -> new int[] {seed()});
+    private final AtomicReferenceArray<int[]> owned = new AtomicReferenceArray<>(MAX_OWNED_CELLS);
+    private final AtomicInteger ownedCount = new AtomicInteger();
+    private final int[] shared = newCell();
+    private final ThreadLocal<int[]> cells = ThreadLocal.withInitial(this::register);
     private volatile long checkedGeneration = Long.MIN_VALUE;
 
     /** @param slowNanos slow-call-duration-threshold: a call running longer is hung */
@@ -40,22 +48,31 @@ final class InFlightCalls {
         this.shift = 63 - Long.numberOfLeadingZeros(width);
         long generation = 1L << shift;
         this.hungAfter = (int) Math.min(SLOTS, (slowNanos + generation - 1) / generation + 1);
-        int size = Integer.highestOneBit(Math.max(2, Math.min(MAX_CELLS, 2 * Runtime.getRuntime().availableProcessors()) - 1)) << 1;
-        this.cells = new AtomicReferenceArray<>(size);
-        this.mask = size - 1;
     }
 
     /** Counts a call started at {@code startNanos} as running; returns the cell to finish it with. */
     int[] start(long startNanos) {
-        int[] probe = probes.get();
-        int[] cell = cell(probe[0]);
-        add(cell, probe, PAD + slot(startNanos));
+        int[] cell = cells.get();
+        increment(cell, STARTED + slot(startNanos));
         return cell;
     }
 
-    /** The call started at {@code startNanos}, counted in {@code cell}, has reported. Any thread may call this. */
+    /** The call {@link #start} counted in {@code cell} has reported, on the thread that started it. */
+    void finishOnStartingThread(int[] cell, long startNanos) {
+        increment(cell, FINISHED + slot(startNanos));
+    }
+
+    /** The call {@link #start} counted in {@code cell} has reported, on any thread. */
     void finish(int[] cell, long startNanos) {
-        COUNT.getAndAdd(cell, PAD + SLOTS + slot(startNanos), 1);
+        COUNT.getAndAdd(cell, FINISHED_ELSEWHERE + slot(startNanos), 1);
+    }
+
+    private void increment(int[] cell, int index) {
+        if (cell == shared) {
+            COUNT.getAndAdd(cell, index, 1);
+        } else {
+            COUNT.setRelease(cell, index, (int) COUNT.get(cell, index) + 1); // only the owning thread writes here
+        }
     }
 
     /**
@@ -73,25 +90,23 @@ final class InFlightCalls {
     int hung(long nowNanos, long sinceNanos) {
         long newest = (nowNanos >> shift) - hungAfter;
         long oldest = Math.max((nowNanos >> shift) - (SLOTS - 1), sinceNanos >> shift);
-        if (newest < oldest) {
-            return 0;
-        }
         long hung = 0;
         for (long g = oldest; g <= newest; g++) {
             int slot = (int) (g & (SLOTS - 1));
             // Finishes first: a call that finishes while we read is then still counted, as it was hung when we
             // began. Counts wrap around; their difference (the calls running) stays right in int arithmetic.
-            int finished = sum(PAD + SLOTS + slot);
-            int started = sum(PAD + slot);
+            int finished = sum(FINISHED + slot) + sum(FINISHED_ELSEWHERE + slot);
+            int started = sum(STARTED + slot);
             hung += Math.max(0, started - finished);
         }
         return (int) Math.min(Integer.MAX_VALUE, hung);
     }
 
     private int sum(int index) {
-        int sum = 0;
-        for (int i = 0; i < cells.length(); i++) {
-            int[] cell = cells.get(i);
+        int sum = (int) COUNT.getAcquire(shared, index);
+        int cellCount = Math.min(ownedCount.get(), MAX_OWNED_CELLS);
+        for (int i = 0; i < cellCount; i++) {
+            int[] cell = owned.get(i);
             if (cell != null) {
                 sum += (int) COUNT.getAcquire(cell, index);
             }
@@ -103,37 +118,18 @@ final class InFlightCalls {
         return (int) ((nanos >> shift) & (SLOTS - 1));
     }
 
-    private int[] cell(int probe) {
-        int index = probe & mask;
-        int[] cell = cells.get(index);
-        if (cell == null) {
-            int[] created = new int[PAD + 2 * SLOTS + PAD];
-            cell = cells.compareAndSet(index, null, created) ? created : cells.get(index);
+    private int[] register() {
+        int index = ownedCount.getAndIncrement();
+        if (index >= MAX_OWNED_CELLS) {
+            return shared;
         }
+        int[] cell = newCell();
+        owned.set(index, cell);
         return cell;
     }
 
-    /** Adds one; a thread that loses a race here moves to another cell for its next call. */
-    private static void add(int[] cell, int[] probe, int index) {
-        int value = (int) COUNT.getVolatile(cell, index);
-        if (!COUNT.compareAndSet(cell, index, value, value + 1)) {
-            probe[0] = next(probe[0]);
-            COUNT.getAndAdd(cell, index, 1);
-        }
-    }
-
-    /** Marsaglia xorshift, as for the window's stripes. */
-    private static int next(int value) {
-        int x = value == 0 ? 0x9E3779B9 : value;
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        return x;
-    }
-
-    @SuppressWarnings("deprecation") // Thread.threadId() arrives in Java 19; getId() is the same number
-    private static int seed() {
-        return (int) (Thread.currentThread().getId() * 0x9E3779B97F4A7C15L >>> 32);
+    private static int[] newCell() {
+        return new int[PAD + 3 * SLOTS + PAD];
     }
 
     private static final VarHandle CHECKED;

@@ -111,6 +111,50 @@ class HungCallsTest {
     }
 
     @Test
+    void runningCountsStayExactUnderConcurrencyIncludingThreadsBeyondTheOwnCellsAndForeignAnswers() throws Exception {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slidingWindowSize(1000).minimumNumberOfCalls(1000)
+                .slowCallDurationThreshold(SLOW).build());
+        int threads = 80; // more threads than the tracker gives cells of their own: the rest share an atomic cell
+        java.util.concurrent.ExecutorService answerer = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        List<CircuitBreaker.Permit> leftOpen = java.util.Collections.synchronizedList(new ArrayList<>());
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int id = i;
+                done.add(pool.submit(() -> {
+                    for (int n = 0; n < 500; n++) {
+                        b.executeSupplier(() -> "ok");
+                        CircuitBreaker.Permit permit = b.acquire();
+                        if (n % 2 == 0) {
+                            answerer.submit(permit::onSuccess); // answered on another thread
+                        } else if (n == 1 && id % 10 == 0) {
+                            leftOpen.add(permit); // 8 calls that hang
+                        } else {
+                            permit.release();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : done) {
+                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            answerer.submit(() -> { }).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+            answerer.shutdownNow();
+        }
+        t.clock.advance(SLOW.multipliedBy(2));
+        assertThat(b.snapshot().slowCalls()).isEqualTo(leftOpen.size()).isEqualTo(8);
+        leftOpen.forEach(CircuitBreaker.Permit::onSuccess);
+        assertThat(b.snapshot().slowCalls()).as("finished after 2 s: slow calls of the window now").isEqualTo(8);
+        t.clock.advance(SLOW.multipliedBy(2));
+        b.acquire().onSuccess();
+        assertThat(b.snapshot().calls()).isEqualTo(1000);
+    }
+
+    @Test
     void theHandleLessPermissionApiIsNotWatched() {
         CircuitBreaker b = breaker(50);
         for (int i = 0; i < 10; i++) {

@@ -1,6 +1,6 @@
 package io.guard.spring.actuate;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether the rate-limit backend answers, as the endpoint and the health indicator report it.

@@ -1,7 +1,7 @@
 package io.guard.spring.actuate;
 
 import io.guard.event.GuardEvent;
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 import java.util.Arrays;
 import java.util.EnumSet;

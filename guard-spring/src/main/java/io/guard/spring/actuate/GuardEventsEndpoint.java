@@ -3,7 +3,6 @@ package io.guard.spring.actuate;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.lang.Nullable;
 
 import java.util.List;
 
@@ -26,8 +25,11 @@ public class GuardEventsEndpoint {
      * @param type  only events of these types, comma-separated (e.g. {@code STATE_TRANSITION,RATE_LIMITED})
      * @param limit at most this many events (the newest)
      */
+    // Spring's @Nullable, not JSpecify's: Boot 3.5 takes only this one as "optional parameter" (Boot 4 takes both).
+    @SuppressWarnings("deprecation")
     @ReadOperation
-    public GuardEvents events(@Nullable String name, @Nullable String type, @Nullable Integer limit) {
+    public GuardEvents events(@org.springframework.lang.Nullable String name,
+            @org.springframework.lang.Nullable String type, @org.springframework.lang.Nullable Integer limit) {
         EventFilter filter;
         try {
             filter = EventFilter.of(name, type);

@@ -4,7 +4,6 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
-import org.springframework.lang.Nullable;
 
 import java.util.Map;
 
@@ -22,8 +21,11 @@ public class GuardEventsEndpointWebExtension {
     }
 
     /** See {@link GuardEventsEndpoint#events(String, String, Integer)}. */
+    // Spring's @Nullable, not JSpecify's: Boot 3.5 takes only this one as "optional parameter" (Boot 4 takes both).
+    @SuppressWarnings("deprecation")
     @ReadOperation
-    public WebEndpointResponse<Object> events(@Nullable String name, @Nullable String type, @Nullable Integer limit) {
+    public WebEndpointResponse<Object> events(@org.springframework.lang.Nullable String name,
+            @org.springframework.lang.Nullable String type, @org.springframework.lang.Nullable Integer limit) {
         try {
             return new WebEndpointResponse<>(delegate.events(name, type, limit), WebEndpointResponse.STATUS_OK);
         }

@@ -4,7 +4,7 @@ import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.window.Snapshot;
 import io.guard.ratelimit.RateLimiterRegistry;
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
 import java.util.List;

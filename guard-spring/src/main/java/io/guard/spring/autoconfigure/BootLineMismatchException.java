@@ -1,6 +1,6 @@
 package io.guard.spring.autoconfigure;
 
-import org.springframework.lang.Nullable;
+import org.jspecify.annotations.Nullable;
 
 /** A Guard starter on a Spring Boot line it was not built for; see {@link BootLineCheck}. */
 class BootLineMismatchException extends RuntimeException {

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * {@link ReactiveGuards} on Reactor. Everything happens per subscription, so a re-subscribed (retried) publisher
  * asks the limits and the breaker again. The breaker hears exactly one outcome per permission: the first of value,
- * completion, error or cancel.
+ * completion, error or cancel; a Flux cancelled after it emitted counts as a success.
  */
 final class ReactorGuards implements ReactiveGuards {
 
@@ -38,6 +38,7 @@ final class ReactorGuards implements ReactiveGuards {
             return recover(breaker, breaker.refusal(), true);
         }
         AtomicBoolean reported = new AtomicBoolean();
+        AtomicBoolean emitted = new AtomicBoolean();
         Publisher<Object> source = publisher(call);
         Flux<Object> guarded = mono
                 ? Mono.from(source).doOnSuccess(value -> {
@@ -45,7 +46,7 @@ final class ReactorGuards implements ReactiveGuards {
                         breaker.onValue(value);
                     }
                 }).flux()
-                : Flux.from(source).doOnComplete(() -> {
+                : Flux.from(source).doOnNext(value -> emitted.set(true)).doOnComplete(() -> {
                     if (reported.compareAndSet(false, true)) {
                         breaker.onValue(null);
                     }
@@ -55,7 +56,13 @@ final class ReactorGuards implements ReactiveGuards {
                         ? recover(breaker, error, breaker.onError(error)) : Flux.error(error))
                 .doOnCancel(() -> {
                     if (reported.compareAndSet(false, true)) {
-                        breaker.release();
+                        // A Flux that delivered and was then cancelled (take(n), next()) worked, as in Resilience4j;
+                        // one cancelled before it delivered anything says nothing and gives its permission back.
+                        if (emitted.get()) {
+                            breaker.onValue(null);
+                        } else {
+                            breaker.release();
+                        }
                     }
                 });
     }

@@ -2,6 +2,7 @@ package io.guard.spring.aop;
 
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
@@ -9,10 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
-import org.redisson.spring.starter.RedissonAutoConfigurationV2;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,8 +34,9 @@ class GuardedBodyThreadIT {
     private static AnnotationConfigApplicationContext context;
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({AopAutoConfiguration.class, RedisAutoConfiguration.class,
-            RedissonAutoConfigurationV2.class, GuardAutoConfiguration.class})
+    @ImportAutoConfigs(value = {"DataRedisAutoConfiguration|RedisAutoConfiguration",
+            "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
+            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
     static class Services {
         @Bean
         Ledger ledger(RedissonClient redisson) {

@@ -8,8 +8,9 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 
 /**
- * One call through a breaker, whatever the return type: takes the permission, reports exactly one outcome for it,
- * and runs the fallback when the outcome calls for one.
+ * One call through a breaker, whatever the return type: takes a {@link CircuitBreaker.Permit} (the core's one permit
+ * protocol, which the decorators use too), reports exactly one outcome through it, and runs the fallback when the
+ * outcome calls for one.
  *
  * <p>Rate-limit refusals inside the breaker (when the aspect order is changed) give the permission back without an
  * outcome: a 429 says nothing about the downstream's health. A cancelled call gives it back too.
@@ -23,7 +24,7 @@ final class BreakerCall {
     private final Class<?> targetClass;
     private final Object[] args;
     private final GuardEvaluationContexts contexts;
-    private long startNanos;
+    private CircuitBreaker.Permit permit;
 
     /** @param contexts builds this call's evaluation context, only when {@code recordResult} needs one */
     BreakerCall(GuardedMethod guarded, Object target, Class<?> targetClass, Object[] args,
@@ -37,13 +38,13 @@ final class BreakerCall {
         this.contexts = contexts;
     }
 
-    /** Asks for a permission and, when granted, starts the clock. */
+    /**
+     * Asks for a permission and, when granted, keeps it as a permit: every outcome goes to the state that granted
+     * it, so a call admitted while CLOSED and cancelled after the breaker moved on cannot hand HALF_OPEN a trial.
+     */
     boolean tryAcquire() {
-        if (!breaker.tryAcquirePermission()) {
-            return false;
-        }
-        startNanos = breaker.currentTimeNanos();
-        return true;
+        permit = breaker.tryAcquire();
+        return permit != null;
     }
 
     CallNotPermittedException refusal() {
@@ -52,12 +53,11 @@ final class BreakerCall {
 
     /** Reports a returned value: a failure if {@code recordResult} says so, else as the breaker's config decides. */
     void onValue(Object value) {
-        long duration = breaker.currentTimeNanos() - startNanos;
         if (spec.recordResult() != null && recordsAsFailure(value)) {
-            breaker.onError(duration, new ResultRecordedAsFailureException(breaker.name(),
+            permit.onError(new ResultRecordedAsFailureException(breaker.name(),
                     spec.recordResult().getExpressionString()));
         } else {
-            breaker.onResult(duration, value);
+            permit.onResult(value);
         }
     }
 
@@ -73,7 +73,7 @@ final class BreakerCall {
 
     /** Gives the permission back without an outcome (cancelled). */
     void release() {
-        breaker.releasePermission();
+        permit.release();
     }
 
     /**
@@ -83,10 +83,10 @@ final class BreakerCall {
     boolean onError(Throwable error) {
         if (error instanceof RateLimitExceededException || error instanceof MissingRateLimitKeyException
                 || error instanceof CancellationException) {
-            breaker.releasePermission();
+            permit.release();
             return false;
         }
-        breaker.onError(breaker.currentTimeNanos() - startNanos, error);
+        permit.onError(error);
         return breaker.recordsAsFailure(error);
     }
 

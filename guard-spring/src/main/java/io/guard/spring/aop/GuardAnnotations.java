@@ -8,7 +8,6 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 
 /**
  * Whether a method carries a Guard annotation (directly, through its interface, or through its class), without
@@ -38,7 +37,6 @@ final class GuardAnnotations {
         if (specific != method && AnnotatedElementUtils.hasAnnotation(specific, type)) {
             return true;
         }
-        return Modifier.isPublic(specific.getModifiers()) && specific.getDeclaringClass() != Object.class
-                && AnnotatedElementUtils.hasAnnotation(targetClass, type);
+        return AnnotatedElementUtils.hasAnnotation(targetClass, type) && ClassLevelCoverage.covers(specific, targetClass);
     }
 }

@@ -9,7 +9,6 @@ import org.springframework.expression.Expression;
 
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,7 +22,7 @@ import java.util.function.Function;
  * Reads the Guard annotations that apply to one method of one class and resolves them into a
  * {@link GuardedMethod}, failing with a {@link GuardAnnotationException} on anything unusable.
  *
- * <p>Merging: class-level annotations apply to the class's public methods. Limits from the class and from the
+ * <p>Merging: class-level annotations apply to the methods {@link ClassLevelCoverage} names. Limits from the class and from the
  * method all apply, class limits first; a method limit with the same name as a class limit replaces it. A method's
  * {@code @CircuitBreaker} replaces the class's.
  */
@@ -49,8 +48,7 @@ final class GuardedMethodFactory {
      * @param targetClass the user class of the bean
      */
     GuardedMethod create(Method method, Method specific, Class<?> targetClass) {
-        boolean classLevel = Modifier.isPublic(specific.getModifiers())
-                && specific.getDeclaringClass() != Object.class;
+        boolean classLevel = ClassLevelCoverage.covers(specific, targetClass);
         List<LimitSpec> limitSpecs = limitSpecs(method, specific, targetClass, classLevel);
         BreakerSpec breaker = breakerSpec(method, specific, targetClass, classLevel);
         if (limitSpecs.isEmpty() && breaker == null) {

@@ -15,10 +15,12 @@ import java.time.Duration;
  * @param permitsExpression the parsed permits expression; null when the permits are a constant
  * @param timeout           how long to wait for permits; zero refuses at once
  * @param message           the 429 {@code detail}
+ * @param httpHeaders       whether decisions go into the HTTP answer's RateLimit header fields
  * @param site              where the annotation sits, for run-time messages
  */
 record LimitSpec(RateLimitPolicy policy, Expression key, long permits, Expression permitsExpression,
-                 Duration timeout, String message, AnnotationSite site) {
+                 Duration timeout, String message, boolean httpHeaders,
+                 AnnotationSite site) {
 
     String name() {
         return policy.name();

@@ -1,5 +1,8 @@
 package io.guard.spring.aop;
 
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.stereotype.Controller;
+
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.annotation.RateLimit;
@@ -17,7 +20,7 @@ final class LimitSpecFactory {
 
     /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
-            null, null, null, Duration.ZERO, null);
+            null, null, null, Duration.ZERO, null, null);
 
     private final GuardExpressionParser parser;
     private final Function<String, LimitSettings> instances;
@@ -46,9 +49,10 @@ final class LimitSpecFactory {
         RateLimitPolicy policy = policy(name, settings, site);
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
+        boolean httpHeaders = settings.httpHeaders() != null ? settings.httpHeaders() : isWebHandler(site.type());
         String permitsText = annotation.permits().trim();
         if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, site);
+            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, httpHeaders, site);
         }
         if (permitsText.chars().allMatch(Character::isDigit)) {
             long permits = parsePermits(site, permitsText);
@@ -57,10 +61,18 @@ final class LimitSpecFactory {
                                 + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, site);
+            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, httpHeaders, site);
         }
         Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, site);
+        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, httpHeaders, site);
+    }
+
+    /**
+     * A limit on a controller decides the HTTP request, so its decisions belong in the answer's header fields; one on
+     * a service bean (an outbound quota, say) is the application's own business.
+     */
+    private static boolean isWebHandler(Class<?> type) {
+        return AnnotatedElementUtils.hasAnnotation(type, Controller.class);
     }
 
     private static long parsePermits(AnnotationSite site, String text) {

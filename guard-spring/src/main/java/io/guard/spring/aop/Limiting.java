@@ -123,7 +123,9 @@ final class Limiting {
     }
 
     private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
-        sink.record(request.spec().policy(), decision);
+        if (request.spec().httpHeaders()) {
+            sink.record(request.spec().policy(), decision);
+        }
         if (!decision.allowed()) {
             throw new RateLimitExceededException(request.spec().policy(), decision, request.spec().message());
         }

@@ -8,8 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The {@code @RateLimit} aspect: asks every limit of the method before the method runs. Plain methods wait (only
- * when a limit has a timeout) on the calling thread; CompletionStage, Mono and Flux methods never block.
+ * The {@code @RateLimit} aspect: asks every limit of the method before the method runs. Plain and CompletionStage
+ * methods are decided, and run, on the calling thread (which waits for the decision, and up to a limit's timeout);
+ * Mono and Flux methods never block.
  */
 final class RateLimitInterceptor implements MethodInterceptor {
 
@@ -45,37 +46,18 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 limiting.acquire(requests, sink);
                 yield invocation.proceed();
             }
-            case COMPLETION_STAGE -> stage(limiting, invocation, requests, sink);
+            case COMPLETION_STAGE -> {
+                // Decided on the caller's thread, as Resilience4j does, so that the body runs there with its
+                // thread-bound context (security, MDC, request scope, transaction); a refusal fails the stage.
+                try {
+                    limiting.acquire(requests, sink);
+                } catch (RuntimeException refused) {
+                    yield CompletableFuture.failedFuture(refused);
+                }
+                yield invocation.proceed();
+            }
             case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting, requests, sink,
                     Invocations.repeatable(invocation));
         };
-    }
-
-    private static CompletableFuture<Object> stage(Limiting limiting, MethodInvocation invocation,
-                                                   List<LimitRequest> requests, RateLimitDecisionSink sink) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
-        CompletableFuture<Void> permits = limiting.acquireAsync(requests, sink).toCompletableFuture();
-        if (permits.isDone()) {
-            proceedWhenPermitted(invocation, permits, result);
-        } else {
-            // The limiter may complete on an I/O thread (Redis), which must not run application code.
-            permits.whenCompleteAsync((ignored, error) -> proceedWhenPermitted(invocation, permits, result));
-        }
-        return result;
-    }
-
-    private static void proceedWhenPermitted(MethodInvocation invocation, CompletableFuture<Void> permits,
-                                             CompletableFuture<Object> result) {
-        try {
-            permits.join();
-        } catch (RuntimeException refused) {
-            result.completeExceptionally(Stages.unwrap(refused));
-            return;
-        }
-        try {
-            Stages.pipe(Stages.asStage(invocation.proceed()), result);
-        } catch (Throwable error) {
-            result.completeExceptionally(error);
-        }
     }
 }

@@ -3,24 +3,33 @@ package io.guard.spring.aop;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
- * {@link ReactiveGuards} on Reactor. Everything happens per subscription, so a re-subscribed (retried) publisher
+ * {@link ReactiveGuards} on Reactor. The method's publisher is subscribed on the subscribing thread when the limits
+ * decided at once, else on {@code Schedulers.boundedElastic()}, never on the limiter's I/O thread. Everything happens
+ * per subscription, so a re-subscribed (retried) publisher
  * asks the limits and the breaker again. The breaker hears exactly one outcome per permission: the first of value,
- * completion, error or cancel.
+ * completion, error or cancel; a Flux cancelled after it emitted counts as a success.
  */
 final class ReactorGuards implements ReactiveGuards {
 
     @Override
     public Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests,
                         RateLimitDecisionSink assemblySink, Proceed call) {
-        Mono<Void> permits = Mono.deferContextual(context -> Mono.fromCompletionStage(() -> limiting.acquireAsync(
-                        requests, context.getOrDefault(RateLimitDecisionSink.class, assemblySink))))
-                .onErrorMap(Stages::unwrap);
+        Mono<Void> permits = Mono.deferContextual(context -> {
+            CompletableFuture<Void> decided = limiting.acquireAsync(requests,
+                    context.getOrDefault(RateLimitDecisionSink.class, assemblySink)).toCompletableFuture();
+            // A decision that is not known yet arrives on the limiter's thread (Redis's event loop), where the
+            // method's body must not run: it could not even make a synchronous call to the same client there.
+            return decided.isDone() ? Mono.fromFuture(decided)
+                    : Mono.fromFuture(decided).publishOn(Schedulers.boundedElastic());
+        }).onErrorMap(Stages::unwrap);
         return kind == ReturnKind.MONO
                 ? permits.then(Mono.defer(() -> Mono.from(publisher(call))))
                 : permits.thenMany(Flux.defer(() -> publisher(call)));
@@ -38,6 +47,7 @@ final class ReactorGuards implements ReactiveGuards {
             return recover(breaker, breaker.refusal(), true);
         }
         AtomicBoolean reported = new AtomicBoolean();
+        AtomicBoolean emitted = new AtomicBoolean();
         Publisher<Object> source = publisher(call);
         Flux<Object> guarded = mono
                 ? Mono.from(source).doOnSuccess(value -> {
@@ -45,7 +55,7 @@ final class ReactorGuards implements ReactiveGuards {
                         breaker.onValue(value);
                     }
                 }).flux()
-                : Flux.from(source).doOnComplete(() -> {
+                : Flux.from(source).doOnNext(value -> emitted.set(true)).doOnComplete(() -> {
                     if (reported.compareAndSet(false, true)) {
                         breaker.onValue(null);
                     }
@@ -62,7 +72,13 @@ final class ReactorGuards implements ReactiveGuards {
                         ? recover(breaker, error, breaker.onError(error)) : Flux.error(error))
                 .doOnCancel(() -> {
                     if (reported.compareAndSet(false, true)) {
-                        breaker.release();
+                        // A Flux that delivered and was then cancelled (take(n), next()) worked, as in Resilience4j;
+                        // one cancelled before it delivered anything says nothing and gives its permission back.
+                        if (emitted.get()) {
+                            breaker.onValue(null);
+                        } else {
+                            breaker.release();
+                        }
                     }
                 });
     }

@@ -3,6 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.spring.aop.ResultRecordedAsFailureException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,18 +22,24 @@ final class CircuitBreakerConfigs {
     }
 
     static CircuitBreakerConfig defaults(CircuitBreakerProperties properties) {
-        return apply(CircuitBreakerConfig.ofDefaults(), properties.getDefaults(), PREFIX + "defaults");
+        return apply(CircuitBreakerConfig.ofDefaults(), properties.getDefaults(), new BreakerProperties(),
+                PREFIX + "defaults");
     }
 
     static Map<String, CircuitBreakerConfig> instances(CircuitBreakerProperties properties,
                                                        CircuitBreakerConfig defaults) {
         Map<String, CircuitBreakerConfig> configs = new LinkedHashMap<>();
         properties.getInstances().forEach((name, instance) ->
-                configs.put(name, apply(defaults, instance, PREFIX + "instances." + name)));
+                configs.put(name, apply(defaults, instance, properties.getDefaults(), PREFIX + "instances." + name)));
         return configs;
     }
 
-    private static CircuitBreakerConfig apply(CircuitBreakerConfig base, BreakerProperties p, String prefix) {
+    /**
+     * @param base     the configuration {@code p} refines (Resilience4j's defaults, or the built defaults)
+     * @param inherited the properties {@code base} was built from, for settings that only make sense together
+     */
+    private static CircuitBreakerConfig apply(CircuitBreakerConfig base, BreakerProperties p,
+                                              BreakerProperties inherited, String prefix) {
         CircuitBreakerConfig.Builder b = base.toBuilder();
         set(p.getFailureRateThreshold(), b::failureRateThreshold);
         set(p.getSlowCallRateThreshold(), b::slowCallRateThreshold);
@@ -44,15 +51,20 @@ final class CircuitBreakerConfigs {
         set(p.getWaitDurationInOpenState(), b::waitDurationInOpenState);
         set(p.getAutomaticTransitionFromOpenToHalfOpenEnabled(), b::automaticTransitionFromOpenToHalfOpenEnabled);
         set(p.getMaxWaitDurationInHalfOpenState(), b::maxWaitDurationInHalfOpenState);
-        if (p.getExponentialBackoffMultiplier() != null || p.getExponentialMaxWaitDurationInOpenState() != null) {
-            double multiplier = p.getExponentialBackoffMultiplier() != null
-                    ? p.getExponentialBackoffMultiplier() : base.exponentialBackoffMultiplier();
-            b.exponentialBackoff(multiplier, p.getExponentialMaxWaitDurationInOpenState());
+        // Each backoff property inherits on its own: the cap only from where the user wrote one (a cap the core
+        // derived from the defaults' shorter wait would reject this instance's longer wait).
+        Double multiplier = firstSet(p.getExponentialBackoffMultiplier(), inherited.getExponentialBackoffMultiplier());
+        Duration max = firstSet(p.getExponentialMaxWaitDurationInOpenState(),
+                inherited.getExponentialMaxWaitDurationInOpenState());
+        if (multiplier != null || max != null) {
+            b.exponentialBackoff(multiplier != null ? multiplier : base.exponentialBackoffMultiplier(), max);
         }
         if (p.getRecordExceptions() != null) {
             b.recordExceptions(withResultFailures(p.getRecordExceptions()));
         }
-        set(p.getIgnoreExceptions(), b::ignoreExceptions);
+        if (p.getIgnoreExceptions() != null) {
+            ignoring(p.getIgnoreExceptions(), b);
+        }
         set(p.getInitialState(), b::initialState);
         set(p.getTransitionToStateAfterWaitDuration(), b::transitionToStateAfterWaitDuration);
         set(p.getRandomizedWaitFactor(), b::randomizedWaitFactor);
@@ -95,6 +107,26 @@ final class CircuitBreakerConfigs {
         List<Class<? extends Throwable>> extended = new ArrayList<>(types);
         extended.add(ResultRecordedAsFailureException.class);
         return extended;
+    }
+
+    /**
+     * Results flagged by {@code recordResult} are failures by the user's own expression; an ignored supertype
+     * ({@code RuntimeException}) must not turn them into nothing, so such a list becomes a predicate that spares them.
+     */
+    private static void ignoring(List<Class<? extends Throwable>> types, CircuitBreakerConfig.Builder b) {
+        boolean coversResultFailures = types.stream()
+                .anyMatch(type -> type.isAssignableFrom(ResultRecordedAsFailureException.class));
+        if (!coversResultFailures) {
+            b.ignoreExceptions(types);
+            return;
+        }
+        List<Class<? extends Throwable>> listed = List.copyOf(types);
+        b.ignoreExceptions(List.of()).ignoreException(error -> !(error instanceof ResultRecordedAsFailureException)
+                && listed.stream().anyMatch(type -> type.isInstance(error)));
+    }
+
+    private static <T> T firstSet(T value, T fallback) {
+        return value != null ? value : fallback;
     }
 
     private static <T> void set(T value, Consumer<T> setter) {

@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * Everything under {@code guard.*}: circuit breakers, rate limits and event buffers. Read by the auto-configuration
  * and by the actuator support (for example {@code health-fails-when-open}).
  */
-@ConfigurationProperties(prefix = "guard")
+@ConfigurationProperties(prefix = "guard", ignoreUnknownFields = false)
 public class GuardProperties {
 
     /** Whether Guard is active; false turns off the aspects, registries and HTTP answers. */

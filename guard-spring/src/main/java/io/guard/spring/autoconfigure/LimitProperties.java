@@ -38,9 +38,15 @@ public class LimitProperties {
     /** The detail of the 429 answer. */
     private String message;
 
+    /**
+     * Whether this limit's decisions go into the RateLimit and RateLimit-Policy header fields of the HTTP answer
+     * (default: only for limits on a web handler, a @Controller; a limit on a service bean stays internal).
+     */
+    private Boolean httpHeaders;
+
     LimitSettings toSettings() {
         return new LimitSettings(rate, interval, algorithm, burst, scope, timeSource, onBackendFailure, timeout,
-                message);
+                message, httpHeaders);
     }
 
     public Long getRate() {
@@ -113,5 +119,13 @@ public class LimitProperties {
 
     public void setMessage(String message) {
         this.message = message;
+    }
+
+    public Boolean getHttpHeaders() {
+        return httpHeaders;
+    }
+
+    public void setHttpHeaders(Boolean httpHeaders) {
+        this.httpHeaders = httpHeaders;
     }
 }

@@ -8,56 +8,119 @@ import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.aop.RateLimitExceededException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationContext;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.ModelAndView;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
- * Spring MVC answers for Guard's refusals (see {@link ProblemAnswers}). Ordered ahead of ordinary advice, so that an
- * application's catch-all {@code @ExceptionHandler(Exception.class)} does not turn a 429 into a 500; replace it by
- * declaring a bean of this type.
+ * Spring MVC answers for Guard's refusals (see {@link ProblemAnswers}), as a {@link HandlerExceptionResolver} that
+ * runs before {@code @ExceptionHandler} resolution. It steps aside when the application maps the refusal itself
+ * (an {@code @ExceptionHandler} for a Guard exception type, in the controller or an applicable advice): the more
+ * specific handler wins, Guard's answer is the default, and a catch-all {@code @ExceptionHandler(Exception.class)}
+ * does not turn a 429 into a 500. {@link GuardServletAnswerFilter} gives the same answers to refusals raised in servlet
+ * filters. Replace it by declaring a bean of this type.
  */
-@RestControllerAdvice
-@Order(GuardServletExceptionHandler.ORDER)
-public class GuardServletExceptionHandler {
+public class GuardServletExceptionHandler implements HandlerExceptionResolver, Ordered {
 
-    /** Well ahead of unordered advice (lowest precedence), leaving room for users who must go first. */
+    /** Ahead of Spring MVC's own resolvers (order 0), behind Spring Boot's error-attribute recorder. */
     public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
-    @ExceptionHandler(RateLimitExceededException.class)
-    public ResponseEntity<ProblemDetail> rateLimited(RateLimitExceededException e, HttpServletRequest request,
-                                                     HttpServletResponse response) {
-        // Recording (again) sets the RateLimit fields on the response, whatever happened to it since.
-        ServletRateLimitDecisionSinks.decisions(request, response).record(e.policy(), e.decision());
-        return ProblemAnswers.rateLimited(e, request.getRequestURI());
+    private static final Logger log = LoggerFactory.getLogger(GuardServletExceptionHandler.class);
+
+    private final ServletProblemWriter writer;
+    private final ApplicationExceptionHandlers applicationHandlers;
+
+    /**
+     * @param converters the message converters that write problem details (Spring MVC's)
+     * @param context    where the application's {@code @ControllerAdvice} beans are found
+     */
+    public GuardServletExceptionHandler(Supplier<List<HttpMessageConverter<?>>> converters,
+                                        ApplicationContext context) {
+        this.writer = new ServletProblemWriter(converters);
+        this.applicationHandlers = new ApplicationExceptionHandlers(context);
     }
 
-    @ExceptionHandler(CallNotPermittedException.class)
-    public ResponseEntity<ProblemDetail> circuitOpen(CallNotPermittedException e, HttpServletRequest request) {
-        return ProblemAnswers.circuitOpen(e, request.getRequestURI());
+    @Override
+    public int getOrder() {
+        return ORDER;
     }
 
-    @ExceptionHandler(BulkheadFullException.class)
-    public ResponseEntity<ProblemDetail> bulkheadFull(BulkheadFullException e, HttpServletRequest request) {
-        return ProblemAnswers.bulkheadFull(e, request.getRequestURI());
+    @Override
+    public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
+                                         Exception error) {
+        Optional<Class<? extends Throwable>> guardType = guardType(error);
+        if (guardType.isEmpty()) {
+            return null;
+        }
+        Class<?> handlerType = handler instanceof HandlerMethod method ? method.getBeanType() : null;
+        if (applicationHandlers.handles(handlerType, error, guardType.get())) {
+            return null;
+        }
+        return answer(error, request, response) ? new ModelAndView() : null;
     }
 
-    @ExceptionHandler(RateLimiterBackendException.class)
-    public ResponseEntity<ProblemDetail> backendUnavailable(RateLimiterBackendException e,
-                                                            HttpServletRequest request) {
-        return ProblemAnswers.backendUnavailable(e, request.getRequestURI());
+    /** Writes Guard's answer to {@code error} if it is one of Guard's refusals; false if it is not or cannot be. */
+    boolean answer(Throwable error, HttpServletRequest request, HttpServletResponse response) {
+        Optional<ResponseEntity<ProblemDetail>> answer = problem(error, request, response);
+        if (answer.isEmpty() || response.isCommitted()) {
+            return false;
+        }
+        try {
+            response.resetBuffer();
+            writer.write(answer.get(), response);
+            return true;
+        } catch (IOException | RuntimeException e) {
+            log.warn("Could not write Guard's {} answer: {}", answer.get().getStatusCode(), e.toString());
+            return false;
+        }
     }
 
-    @ExceptionHandler(MissingRateLimitKeyException.class)
-    public ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, HttpServletRequest request) {
-        return ProblemAnswers.missingKey(e, request.getRequestURI());
+    static Optional<Class<? extends Throwable>> guardType(Throwable error) {
+        for (Class<? extends Throwable> type : List.of(RateLimitExceededException.class,
+                CallNotPermittedException.class, BulkheadFullException.class, RateLimiterBackendException.class,
+                MissingRateLimitKeyException.class, InvalidPermitsException.class)) {
+            if (type.isInstance(error)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
     }
 
-    @ExceptionHandler(InvalidPermitsException.class)
-    public ResponseEntity<ProblemDetail> invalidPermits(InvalidPermitsException e, HttpServletRequest request) {
-        return ProblemAnswers.invalidPermits(e, request.getRequestURI());
+    private static Optional<ResponseEntity<ProblemDetail>> problem(Throwable error, HttpServletRequest request,
+                                                                    HttpServletResponse response) {
+        String path = request.getRequestURI();
+        if (error instanceof RateLimitExceededException e) {
+            // Recording (again) sets the RateLimit fields on the response, whatever happened to it since.
+            ServletRateLimitDecisionSinks.decisions(request, response).record(e.policy(), e.decision());
+            return Optional.of(ProblemAnswers.rateLimited(e, path));
+        }
+        if (error instanceof CallNotPermittedException e) {
+            return Optional.of(ProblemAnswers.circuitOpen(e, path));
+        }
+        if (error instanceof BulkheadFullException e) {
+            return Optional.of(ProblemAnswers.bulkheadFull(e, path));
+        }
+        if (error instanceof RateLimiterBackendException e) {
+            return Optional.of(ProblemAnswers.backendUnavailable(e, path));
+        }
+        if (error instanceof MissingRateLimitKeyException e) {
+            return Optional.of(ProblemAnswers.missingKey(e, path));
+        }
+        if (error instanceof InvalidPermitsException e) {
+            return Optional.of(ProblemAnswers.invalidPermits(e, path));
+        }
+        return Optional.empty();
     }
 }

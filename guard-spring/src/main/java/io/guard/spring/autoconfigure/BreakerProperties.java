@@ -69,7 +69,7 @@ public class BreakerProperties {
     /** CompletableFuture, Mono and Flux calls still running after this long fail with a TimeoutException, are cancelled and count as failures; 0 is no timeout (default 0). */
     private Duration timeout;
 
-    /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead (default: the annotation's max-concurrent-calls, else 0). */
+    /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead (default: the annotation's maxConcurrentCalls, else 0). */
     private Integer maxConcurrentCalls;
 
     public State getInitialState() {

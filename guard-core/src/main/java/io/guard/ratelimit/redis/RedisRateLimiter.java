@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
@@ -157,8 +158,11 @@ public final class RedisRateLimiter implements RateLimiter {
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
         Object[] args = switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> new Object[] {now, Long.toString(policy.rate()), Long.toString(intervalMicros),
-                    Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+            case TOKEN_BUCKET -> {
+                EmissionInterval emission = EmissionInterval.of(policy);
+                yield new Object[] {now, Long.toString(emission.micros()), Long.toString(emission.parts()),
+                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+            }
             case SLIDING_LOG, FIXED_WINDOW -> new Object[] {now, Long.toString(policy.rate()),
                     Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin)};
         };

@@ -125,6 +125,14 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     @Override
+    public Decision remembered(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        long now = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
+    }
+
+    @Override
     public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
         Objects.requireNonNull(policy, "policy");
         policy.checkPermits(permits);

@@ -62,6 +62,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
     private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
+    private final LuaScript reset = LuaScript.fromResource("reset");
+    private final ResetListener resets;
 
     /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
     public RedisRateLimiter(RedissonClient redisson, Clock clock) {
@@ -104,6 +106,7 @@ public final class RedisRateLimiter implements RateLimiter {
         });
         this.retrying = new RetryingAcquire(timer, System::nanoTime);
         this.refusals = new RefusalCache(refusalCacheSize);
+        this.resets = ResetListener.subscribe(redisson, resetChannel(), refusals);
     }
 
     @Override
@@ -144,8 +147,52 @@ public final class RedisRateLimiter implements RateLimiter {
         return "redis";
     }
 
+    /**
+     * Gives {@code key} its whole quota back: deletes the limit's keys in Redis (for the policy's scope: the shared
+     * keys, or this instance's for {@link Scope#PER_INSTANCE}) and tells every {@code RedisRateLimiter} on the same
+     * Redis and key prefix, through one pub/sub message sent by the same script, to drop the refusals it remembers
+     * for that limit. An instance that misses the message (its subscription was down) repeats a remembered refusal
+     * for at most {@link RefusalCache#MAX_TRUST_MICROS} microseconds (1 s).
+     *
+     * @return the number of Redis keys deleted (0 when the key had no state)
+     */
+    public CompletionStage<Long> reset(RateLimitPolicy policy, String key) {
+        Objects.requireNonNull(policy, "policy");
+        String tag = RateLimitKeys.hashTag(policy.name(), key);
+        String base = prefix + tag + ":";
+        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
+        List<Object> keys = List.of(base + "log" + instance, base + "state" + instance, base + "tat" + instance,
+                base + "window" + instance);
+        refusals.forget(tag);
+        CompletionStage<List<Object>> reply;
+        try {
+            reply = reset.run(script, (String) keys.get(0), keys, new Object[] {resetChannel(), tag});
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handle((values, error) -> {
+            if (error != null) {
+                Throwable cause = LuaScript.unwrap(error);
+                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not reset ("
+                        + cause.getClass().getSimpleName() + ")", cause);
+            }
+            refusals.forget(tag);
+            return number(values.get(0));
+        });
+    }
+
+    /** Completes once this limiter hears resets from other instances. */
+    CompletionStage<Void> listening() {
+        return resets.subscribed();
+    }
+
+    private String resetChannel() {
+        return prefix + "resets";
+    }
+
     @Override
     public void close() {
+        resets.close();
         timer.shutdownNow();
     }
 

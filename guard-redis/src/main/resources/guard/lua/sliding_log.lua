@@ -79,7 +79,12 @@ end
 -- The oldest record tells whether anything expired, and is where a refusal's walk starts: one read for both.
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local expired = 0
-if #oldest > 0 and tonumber(oldest[2]) <= now - interval then
+if #oldest > 0 and newest <= now - interval then
+  -- Every record expired (a busy key resuming after a quiet spell): drop the log in O(1) and let Redis free it in
+  -- the background, rather than walking up to `rate` records while every other client waits.
+  redis.call('UNLINK', KEYS[1])
+  used, expired, oldest = 0, 1, nil
+elseif #oldest > 0 and tonumber(oldest[2]) <= now - interval then
   local cutoff = int(now - interval)
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)) do
     local _, p = parse(member)

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,15 +26,17 @@ class RememberedRefusalsAndTheBreakerIT {
     private final DedicatedRedis server = RedisServers.startDedicated();
     private final RedissonClient client = RedissonClients.create(server.url(), 250);
     private final ManualClock breakerClock = new ManualClock();
+    /** The limiter's clock stands still, so the remembered refusal cannot lapse however slowly Redis stops. */
+    private final MutableClock frozen = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.builder().clock(breakerClock)
             .scheduler(breakerClock).build();
     private final CircuitBreaker breaker = breakers.circuitBreaker("rate-limit-backend",
             FailoverRateLimiter.recommendedBreakerConfig());
     private final FailoverRateLimiter failover = new FailoverRateLimiter(
-            new RedisRateLimiter(client, Clock.systemUTC(), "guard:", "it"), new LocalRateLimiter(Clock.systemUTC()),
-            breaker, Clock.systemUTC());
+            new RedisRateLimiter(client, frozen, "guard:", "it"), new LocalRateLimiter(frozen),
+            breaker, frozen);
     private final RateLimitPolicy policy = new RateLimitPolicy("hammered", Algorithm.SLIDING_LOG, 1,
-            Duration.ofMinutes(10), 0, Scope.GLOBAL, TimeSource.SERVER, BackendFailurePolicy.FAIL_OPEN);
+            Duration.ofMinutes(10), 0, Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
 
     @AfterEach
     void close() {

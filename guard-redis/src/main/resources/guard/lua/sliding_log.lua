@@ -20,7 +20,10 @@ the newest record stops counting, and every path that writes a key sets its expi
 Either key may vanish alone (eviction, a manual DEL, expiry): the log is the truth and the state a summary of it, so
 a lost state is rebuilt by summing the log, and a lost log means nothing is in use. A key of another type is
 deleted and counts as lost: it is this limit's problem, never an error that would look like Redis being down. So a
-refusal always finds the records that free its permits, and its retryAfter is never 0. The policy arrives with every call, so a new rate or interval applies to the
+refusal always finds the records that free its permits, and its retryAfter is never 0.
+
+Cost: a log whose records all expired (t <= now - interval) is dropped with UNLINK, O(1) in the script; records
+that expire while newer ones still count are read and summed one by one (each may hold several permits). The policy arrives with every call, so a new rate or interval applies to the
 permits already in use.
 ]]
 local function int(x) return string.format('%d', x) end

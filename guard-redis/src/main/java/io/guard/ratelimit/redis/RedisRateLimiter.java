@@ -34,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  * same permit. Keys are {@code <prefix>{<limiter>:<key>}:<suffix>}: every key of one limit lives in one Redis Cluster
  * hash slot, and each expires by itself once it can no longer matter.
  *
- * <p>A refusal is remembered until its {@code retryAfter} (see {@link RefusalCache}, exact by construction), so a key
- * hammered while over its limit is refused without a round trip.
+ * <p>A refusal is remembered until its {@code retryAfter}, or 1 s at most (see {@link RefusalCache}), so a key
+ * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
+ * refusals every instance remembers for it.
  *
  * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
  */

@@ -11,8 +11,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Listens for resets ({@code reset.lua} publishes the limit's hash tag) and drops the refusals remembered for that
  * limit, so a reset on one instance reaches every instance's {@link RefusalCache}. Subscribes without waiting: a
- * limiter starts even while Redis is down, and Redisson subscribes again after a reconnect. Each (re)subscription
- * clears the whole cache, since resets sent while it was down were missed.
+ * limiter starts even while Redis is down, and Redisson subscribes again after a reconnect. Each subscription after
+ * the first clears the whole cache, since resets sent while it was down were missed.
  */
 final class ResetListener {
 
@@ -26,8 +26,10 @@ final class ResetListener {
         this.status = topic.addListenerAsync(new StatusListener() {
             @Override
             public void onSubscribe(String name) {
-                refusals.clear();
-                subscribed.complete(null);
+                // A subscription again after a disconnect: resets sent meanwhile were missed.
+                if (!subscribed.complete(null)) {
+                    refusals.clear();
+                }
             }
 
             @Override

@@ -2,7 +2,8 @@
 FIXED_WINDOW: at most `rate` permits per window aligned on multiples of `interval` (so up to 2 * rate across a
 boundary); one small hash per key.
 
-KEYS[1]  window: hash; w = start of the current window in microseconds, c = permits taken in it
+KEYS[1]  window: hash; w = start of the current window in microseconds, c = permits taken in it; a key of another
+         type is deleted and counts as absent (this limit's problem, not Redis being down)
 ARGV[1]  now in microseconds, or "" to read the Redis server clock (TIME)
 ARGV[2]  rate (permits per window)
 ARGV[3]  interval (window length) in microseconds
@@ -28,9 +29,14 @@ local margin = tonumber(ARGV[5])
 
 local start = now - (now % interval)
 local window_end = start + interval
-local state = redis.call('HMGET', KEYS[1], 'w', 'c')
+local state = redis.pcall('HMGET', KEYS[1], 'w', 'c')
+if state.err then
+  if not string.find(state.err, 'WRONGTYPE', 1, true) then return redis.error_reply(state.err) end
+  redis.call('DEL', KEYS[1])
+  state = {}
+end
 local count = 0
-if tonumber(state[1]) == start then count = tonumber(state[2]) end
+if tonumber(state[1]) == start then count = tonumber(state[2]) or 0 end
 
 local allowed = count + permits <= rate
 local retry = 0

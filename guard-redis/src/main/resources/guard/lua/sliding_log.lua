@@ -15,7 +15,15 @@ Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
 
 Invariant: u = sum of the permits of the records in the log. A record taken at t stops counting at t + interval,
 so after this script the permits with t > now - interval sum to at most `rate`. Both keys expire together once
-the newest record stops counting. The policy arrives with every call, so a new rate or interval applies to the
+the newest record stops counting, and every path that writes a key sets its expiry.
+
+Either key may vanish alone (eviction, a manual DEL, expiry): the log is the truth and the state a summary of it, so
+a lost state is rebuilt by summing the log, and a lost log means nothing is in use. A key of another type is
+deleted and counts as lost: it is this limit's problem, never an error that would look like Redis being down. So a
+refusal always finds the records that free its permits, and its retryAfter is never 0.
+
+Cost: a log whose records all expired (t <= now - interval) is dropped with UNLINK, O(1) in the script; records
+that expire while newer ones still count are read and summed one by one (each may hold several permits). The policy arrives with every call, so a new rate or interval applies to the
 permits already in use.
 ]]
 local function int(x) return string.format('%d', x) end
@@ -38,9 +46,27 @@ local function parse(member)
   return tonumber(member), 1
 end
 
-local state = redis.call('HMGET', KEYS[2], 'u', 'n', 't')
+-- Reads a key with pcall: a key of another type is deleted and read as absent.
+local function read(key, ...)
+  local reply = redis.pcall(...)
+  if type(reply) == 'table' and reply.err then
+    if not string.find(reply.err, 'WRONGTYPE', 1, true) then return redis.call(...) end -- raises it again
+    redis.call('DEL', key)
+    return nil
+  end
+  return reply
+end
+
+local state = read(KEYS[2], 'HMGET', KEYS[2], 'u', 'n', 't') or {}
+local records = read(KEYS[1], 'ZCARD', KEYS[1]) or 0
 local used, seq, newest = tonumber(state[1]), tonumber(state[2]), tonumber(state[3])
+local rebuilt = false
+if records == 0 and used ~= nil and used ~= 0 then
+  -- The log was lost while the state survived: nothing is in use any more.
+  used, newest, rebuilt = 0, 0, true
+end
 if used == nil or seq == nil or newest == nil then
+  rebuilt = true
   -- First call, or the state was lost while the log survived: rebuild it by summing permits, not records.
   used, seq, newest = 0, 0, 0
   local all = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
@@ -56,7 +82,12 @@ end
 -- The oldest record tells whether anything expired, and is where a refusal's walk starts: one read for both.
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local expired = 0
-if #oldest > 0 and tonumber(oldest[2]) <= now - interval then
+if #oldest > 0 and newest <= now - interval then
+  -- Every record expired (a busy key resuming after a quiet spell): drop the log in O(1) and let Redis free it in
+  -- the background, rather than walking up to `rate` records while every other client waits.
+  redis.call('UNLINK', KEYS[1])
+  used, expired, oldest = 0, 1, nil
+elseif #oldest > 0 and tonumber(oldest[2]) <= now - interval then
   local cutoff = int(now - interval)
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', cutoff)) do
     local _, p = parse(member)
@@ -81,8 +112,10 @@ if allowed then
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
 else
-  if expired > 0 then
-    redis.call('HSET', KEYS[2], 'u', int(used))
+  if expired > 0 or rebuilt then
+    -- The whole hash, with its expiry: this write may be the one that recreates it.
+    redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq), 't', int(newest))
+    redis.call('PEXPIRE', KEYS[2], math.ceil((newest + interval - now) / 1000) + margin)
   end
   -- Walk the records oldest first until enough permits have expired for this request. The oldest record
   -- usually suffices, so read it alone first and then batches of growing size.

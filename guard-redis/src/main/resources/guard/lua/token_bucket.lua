@@ -1,16 +1,23 @@
 --[[
-TOKEN_BUCKET as GCRA (generic cell rate algorithm): one timestamp per key, O(1) time and memory.
+TOKEN_BUCKET as GCRA (generic cell rate algorithm): one timestamp per key, O(1) time and memory, exact for every
+rate the policy accepts.
 
-KEYS[1]  tat: string, the theoretical arrival time in microseconds (may carry a fraction); the bucket is full
-              whenever tat <= now, and each permit pushes tat by the emission interval T = interval / rate
+KEYS[1]  tat: string, the theoretical arrival time: "<us>" or "<us> <f> <parts>", meaning us + f/parts microseconds
+              (0 < f < parts); the bucket is full whenever tat <= now, and each permit pushes tat by the emission
+              interval T = ARGV[2] / ARGV[3] microseconds. A value of another type is deleted (the key's problem, not
+              Redis's); a plain number (as an earlier Guard wrote) is rounded up to the microsecond.
 ARGV[1]  now in microseconds, or "" to read the Redis server clock (TIME)
-ARGV[2]  rate (permits per interval)
-ARGV[3]  interval in microseconds
+ARGV[2]  emission interval numerator: interval in microseconds / gcd(interval in microseconds, rate)
+ARGV[3]  emission interval denominator ("parts"): rate / the same gcd
 ARGV[4]  permits requested (1..burst, checked by the caller)
 ARGV[5]  burst (the most permits that can be taken at once)
 ARGV[6]  expiry margin in milliseconds added to PEXPIRE
 
 Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
+
+Arithmetic: times are whole microseconds plus a remainder in 1/parts of a microsecond, never a fraction in a double.
+The caller's policy bounds keep burst * ARGV[2] (the tolerance in steps of 1/parts us) at or below 2^52, so every
+product and sum here is an integer below 2^53 and exact in Lua's doubles.
 
 Invariant: after an admission, tat - now <= burst * T, so over any period d at most burst + d / T permits are
 granted. The key expires when the bucket is full again (tat <= now), after which its absence means "full".
@@ -22,25 +29,58 @@ if ARGV[1] == '' then
 else
   now = tonumber(ARGV[1])
 end
-local rate, interval, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local micros, parts, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local burst, margin = tonumber(ARGV[5]), tonumber(ARGV[6])
 
-local emission = interval / rate
-local tolerance = emission * burst
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local candidate = tat + permits * emission
--- Half a microsecond of slack absorbs floating-point rounding of fractional emission intervals.
-local allowed = candidate - now <= tolerance + 0.5
+-- Exact floor division of integers below 2^53: a double quotient may round up across an integer.
+local function divmod(a, b)
+  local q = math.floor(a / b)
+  local r = a - q * b
+  if r < 0 then q, r = q - 1, r + b elseif r >= b then q, r = q + 1, r - b end
+  return q, r
+end
+
+local raw = redis.pcall('GET', KEYS[1])
+if type(raw) == 'table' and raw.err then
+  if not string.find(raw.err, 'WRONGTYPE', 1, true) then return redis.error_reply(raw.err) end
+  redis.call('DEL', KEYS[1])
+  raw = false
+end
+local tw, tf = nil, 0
+if raw then
+  local w, f, p = string.match(raw, '^(%d+) (%d+) (%d+)$')
+  if w then
+    tw = tonumber(w)
+    -- Counted in another rate's steps: round up to the next microsecond, never early.
+    if tonumber(p) == parts then tf = tonumber(f) elseif tonumber(f) > 0 then tw = tw + 1 end
+  else
+    local x = tonumber(raw)
+    if x then tw = math.ceil(x) end
+  end
+end
+if tw == nil or tw < now then tw, tf = now, 0 end
+
+local q, r = divmod(permits * micros, parts)
+local cw, cf = tw + q, tf + r
+if cf >= parts then cw, cf = cw + 1, cf - parts end
+local lw, lf = divmod(burst * micros, parts)
+local ahead = cw - now
+local allowed = ahead < lw or (ahead == lw and cf <= lf)
 local retry = 0
 if allowed then
-  tat = candidate
-  local ttl = math.ceil((tat - now) / 1000) + margin
-  redis.call('SET', KEYS[1], string.format('%.17g', tat), 'PX', ttl)
+  tw, tf = cw, cf
+  local value = string.format('%d', tw)
+  if tf > 0 then value = value .. ' ' .. string.format('%d', tf) .. ' ' .. string.format('%d', parts) end
+  local ttl = math.ceil((tw - now + 1) / 1000) + margin
+  redis.call('SET', KEYS[1], value, 'PX', ttl)
 else
-  retry = math.ceil(candidate - now - tolerance - 0.5)
-  if retry < 1 then retry = 1 end
+  retry = ahead - lw
+  if cf > lf then retry = retry + 1 end
 end
-local remaining = math.floor((tolerance - (tat - now)) / emission + 1e-9)
-if remaining < 0 then remaining = 0 end
-return {allowed and 1 or 0, remaining, retry, math.ceil(tat - now), now}
+local dw, df = lw - (tw - now), lf - tf
+if df < 0 then dw, df = dw - 1, df + parts end
+local remaining = 0
+if dw >= 0 then remaining = (divmod(dw * parts + df, micros)) end
+local reset = tw - now
+if tf > 0 then reset = reset + 1 end
+return {allowed and 1 or 0, remaining, retry, reset, now}

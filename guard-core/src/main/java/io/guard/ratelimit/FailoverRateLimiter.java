@@ -21,7 +21,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>A Guard {@link CircuitBreaker} watches the backend, so an outage costs a few timeouts rather than one per
  * call: while the breaker is open, calls skip the backend and go straight to the failure policy, and a half-open
- * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker.
+ * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker; a
+ * refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker, whose view of the
+ * backend comes from round trips only.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
@@ -124,6 +126,12 @@ public final class FailoverRateLimiter implements RateLimiter {
     CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
         policy.checkPermits(permits);
+        // Only round trips may tell the breaker whether the backend is up: a remembered refusal is answered before
+        // (and whatever) the breaker decides, so it neither hides an outage nor closes the breaker as a trial call.
+        Decision remembered = primary.remembered(policy, key, permits);
+        if (remembered != null) {
+            return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
+        }
         if (!breaker.tryAcquirePermission()) {
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());

@@ -28,6 +28,15 @@ public interface RateLimiter extends AutoCloseable {
     CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits);
 
     /**
+     * The refusal this backend would answer for exactly this request without asking its store (a remembered
+     * refusal), or {@code null} when only a round trip can decide. Lets a layer that watches the store's health
+     * ({@link FailoverRateLimiter}) answer such requests without counting them as proof that the store is up.
+     */
+    default Decision remembered(RateLimitPolicy policy, String key, long permits) {
+        return null;
+    }
+
+    /**
      * Waits up to {@code maxWait} for the permits: re-tries after each refusal's exact {@code retryAfter} on a
      * timer, holding neither a thread nor a connection while it waits. Completes with the last refusal when the
      * permits cannot be had within {@code maxWait}.

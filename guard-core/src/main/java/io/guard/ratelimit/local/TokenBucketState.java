@@ -1,36 +1,68 @@
 package io.guard.ratelimit.local;
 
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.RateLimitPolicy;
 
 /**
- * {@code token_bucket.lua} (GCRA) in memory: one theoretical arrival time. The arithmetic is the script's, in the
- * same order and in doubles, so both backends round alike.
+ * {@code token_bucket.lua} (GCRA) in memory, step for step: the theoretical arrival time is a whole microsecond plus
+ * a remainder in {@code 1/parts} of a microsecond ({@link EmissionInterval}), so no rate is ever rounded. The policy
+ * bounds keep every intermediate value below 2^53, where the script's doubles are exact too.
  */
 final class TokenBucketState implements LimitState {
 
-    private double tat;
+    private long whole;
+    private long fraction;
+    private long parts = 1;
 
     @Override
     public Decision decide(RateLimitPolicy policy, long now, long permits) {
-        double emission = (double) Micros.of(policy.interval()) / policy.rate();
-        double tolerance = emission * policy.burst();
-        double current = Math.max(tat, now);
-        double candidate = current + permits * emission;
-        boolean allowed = candidate - now <= tolerance + 0.5;
+        EmissionInterval emission = EmissionInterval.of(policy);
+        long per = emission.parts();
+        if (fraction > 0 && parts != per) {
+            // Counted in another rate's steps: round up to the next microsecond, never early.
+            whole++;
+            fraction = 0;
+        }
+        parts = per;
+        long tatWhole = whole;
+        long tatFraction = fraction;
+        if (tatWhole < now) {
+            tatWhole = now;
+            tatFraction = 0;
+        }
+        long candidateWhole = tatWhole + Math.multiplyExact(permits, emission.micros()) / per;
+        long candidateFraction = tatFraction + Math.multiplyExact(permits, emission.micros()) % per;
+        if (candidateFraction >= per) {
+            candidateWhole++;
+            candidateFraction -= per;
+        }
+        long toleranceWhole = Math.multiplyExact(policy.burst(), emission.micros()) / per;
+        long toleranceFraction = Math.multiplyExact(policy.burst(), emission.micros()) % per;
+        long ahead = candidateWhole - now;
+        boolean allowed = ahead < toleranceWhole || (ahead == toleranceWhole && candidateFraction <= toleranceFraction);
         long retry = 0;
         if (allowed) {
-            current = candidate;
-            tat = candidate;
+            tatWhole = candidateWhole;
+            tatFraction = candidateFraction;
+            whole = tatWhole;
+            fraction = tatFraction;
         } else {
-            retry = Math.max(1, (long) Math.ceil(candidate - now - tolerance - 0.5));
+            retry = ahead - toleranceWhole + (candidateFraction > toleranceFraction ? 1 : 0);
         }
-        long remaining = Math.max(0, (long) Math.floor((tolerance - (current - now)) / emission + 1e-9));
-        return Micros.decision(allowed, remaining, retry, (long) Math.ceil(current - now), policy.rate());
+        long leftWhole = toleranceWhole - (tatWhole - now);
+        long leftFraction = toleranceFraction - tatFraction;
+        if (leftFraction < 0) {
+            leftWhole--;
+            leftFraction += per;
+        }
+        long remaining = leftWhole < 0 ? 0 : (leftWhole * per + leftFraction) / emission.micros();
+        long reset = tatWhole - now + (tatFraction > 0 ? 1 : 0);
+        return Micros.decision(allowed, remaining, retry, reset, policy.rate());
     }
 
     @Override
     public long expiresAtMicros() {
-        return (long) Math.ceil(tat);
+        return whole + (fraction > 0 ? 1 : 0);
     }
 }

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
@@ -33,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  * same permit. Keys are {@code <prefix>{<limiter>:<key>}:<suffix>}: every key of one limit lives in one Redis Cluster
  * hash slot, and each expires by itself once it can no longer matter.
  *
- * <p>A refusal is remembered until its {@code retryAfter} (see {@link RefusalCache}, exact by construction), so a key
- * hammered while over its limit is refused without a round trip.
+ * <p>A refusal is remembered until its {@code retryAfter}, or 1 s at most (see {@link RefusalCache}), so a key
+ * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
+ * refusals every instance remembers for it.
  *
  * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
  */
@@ -61,6 +63,8 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
     private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
+    private final LuaScript reset = LuaScript.fromResource("reset");
+    private final ResetListener resets;
 
     /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
     public RedisRateLimiter(RedissonClient redisson, Clock clock) {
@@ -103,6 +107,7 @@ public final class RedisRateLimiter implements RateLimiter {
         });
         this.retrying = new RetryingAcquire(timer, System::nanoTime);
         this.refusals = new RefusalCache(refusalCacheSize);
+        this.resets = ResetListener.subscribe(redisson, resetChannel(), refusals);
     }
 
     @Override
@@ -124,6 +129,14 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     @Override
+    public Decision remembered(RateLimitPolicy policy, String key, long permits) {
+        Objects.requireNonNull(policy, "policy");
+        policy.checkPermits(permits);
+        long now = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
+    }
+
+    @Override
     public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
         Objects.requireNonNull(policy, "policy");
         policy.checkPermits(permits);
@@ -135,8 +148,52 @@ public final class RedisRateLimiter implements RateLimiter {
         return "redis";
     }
 
+    /**
+     * Gives {@code key} its whole quota back: deletes the limit's keys in Redis (for the policy's scope: the shared
+     * keys, or this instance's for {@link Scope#PER_INSTANCE}) and tells every {@code RedisRateLimiter} on the same
+     * Redis and key prefix, through one pub/sub message sent by the same script, to drop the refusals it remembers
+     * for that limit. An instance that misses the message (its subscription was down) repeats a remembered refusal
+     * for at most {@link RefusalCache#MAX_TRUST_MICROS} microseconds (1 s).
+     *
+     * @return the number of Redis keys deleted (0 when the key had no state)
+     */
+    public CompletionStage<Long> reset(RateLimitPolicy policy, String key) {
+        Objects.requireNonNull(policy, "policy");
+        String tag = RateLimitKeys.hashTag(policy.name(), key);
+        String base = prefix + tag + ":";
+        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
+        List<Object> keys = List.of(base + "log" + instance, base + "state" + instance, base + "tat" + instance,
+                base + "window" + instance);
+        refusals.forget(tag);
+        CompletionStage<List<Object>> reply;
+        try {
+            reply = reset.run(script, (String) keys.get(0), keys, new Object[] {resetChannel(), tag});
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handle((values, error) -> {
+            if (error != null) {
+                Throwable cause = LuaScript.unwrap(error);
+                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not reset ("
+                        + cause.getClass().getSimpleName() + ")", cause);
+            }
+            refusals.forget(tag);
+            return number(values.get(0));
+        });
+    }
+
+    /** Completes once this limiter hears resets from other instances. */
+    CompletionStage<Void> listening() {
+        return resets.subscribed();
+    }
+
+    private String resetChannel() {
+        return prefix + "resets";
+    }
+
     @Override
     public void close() {
+        resets.close();
         timer.shutdownNow();
     }
 
@@ -157,8 +214,11 @@ public final class RedisRateLimiter implements RateLimiter {
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
         Object[] args = switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> new Object[] {now, Long.toString(policy.rate()), Long.toString(intervalMicros),
-                    Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+            case TOKEN_BUCKET -> {
+                EmissionInterval emission = EmissionInterval.of(policy);
+                yield new Object[] {now, Long.toString(emission.micros()), Long.toString(emission.parts()),
+                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+            }
             case SLIDING_LOG, FIXED_WINDOW -> new Object[] {now, Long.toString(policy.rate()),
                     Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin)};
         };

@@ -5,29 +5,41 @@ import io.guard.ratelimit.RateLimitPolicy;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Remembers refusals until their {@code retryAfter}, so a key that is hammered while over its limit (the abuse case
- * a limiter exists for) is refused in process instead of costing Redis a script per request.
+ * Remembers refusals for a while, so a key that is hammered while over its limit (the abuse case a limiter exists
+ * for) is refused in process instead of costing Redis a script per request.
  *
- * <p>This is exact, not a heuristic: under all three algorithms nothing but the passage of time frees permits (other
- * callers only take more), so a request refused at {@code t} with {@code retryAfter r} is refused again at any time
- * before {@code t + r}, for the same policy and at least as many permits. The entry is timed from when the request
- * was <em>sent</em>, before Redis read its clock, so it expires no later than the true instant, and the next request
- * asks Redis again. A changed policy is another entry. The cached refusal repeats the original {@code remaining}
- * and {@code resetAfter}, which can only be conservative. Entries are bounded in number; when full, refusals are
- * simply not remembered.
+ * <p>Why it is safe: under all three algorithms nothing but the passage of time frees permits while the keys are
+ * left alone (other callers only take more), so a request refused at {@code t} with {@code retryAfter r} is refused
+ * again before {@code t + r}, for the same policy and at least as many permits. The entry is timed from when the
+ * request was <em>sent</em>, before Redis read its clock, so it lapses no later than the true instant.
+ *
+ * <p>That premise breaks when someone else frees permits: a reset ({@link RedisRateLimiter#reset}, which reaches
+ * every instance and calls {@link #forget}), a manual {@code DEL}, or another instance deciding with a shorter
+ * interval during a rolling change. So a refusal is never trusted for more than {@link #MAX_TRUST} either: without a
+ * reset message, an instance refuses what Redis would admit for at most that long.
+ *
+ * <p>The cached refusal repeats the original {@code remaining} and {@code resetAfter}. Entries are bounded in
+ * number; when full, a few entries are sampled and the expired ones, else the one lapsing first, make room: a
+ * constant cost per refusal on the client's network thread, never a scan of the whole cache.
  */
 final class RefusalCache {
+
+    /** The longest a refusal is repeated without asking Redis again, whatever its {@code retryAfter}. */
+    static final long MAX_TRUST_MICROS = 1_000_000;
+    /** Entries looked at to make room when full. */
+    private static final int SAMPLE = 8;
 
     /** {@code limit} is the encoded, length-bounded hash tag of the limiter and key, never the raw key. */
     private record Request(RateLimitPolicy policy, String limit, long permits) {
     }
 
-    /** Times in the caller's microseconds; {@code resetAt} is when the quota was due to be whole again. */
-    private record Refusal(long until, long resetAt, long remaining) {
+    /** Times in the caller's microseconds; {@code until} is when Redis must decide again. */
+    private record Refusal(long until, long retryAt, long resetAt, long remaining) {
     }
 
     private final int capacity;
@@ -55,7 +67,7 @@ final class RefusalCache {
             refusals.remove(request, refusal);
             return null;
         }
-        return new Decision(false, refusal.remaining(), Duration.of(refusal.until() - nowMicros, ChronoUnit.MICROS),
+        return new Decision(false, refusal.remaining(), Duration.of(refusal.retryAt() - nowMicros, ChronoUnit.MICROS),
                 Duration.of(Math.max(0, refusal.resetAt() - nowMicros), ChronoUnit.MICROS), policy.rate());
     }
 
@@ -65,18 +77,42 @@ final class RefusalCache {
             return;
         }
         if (refusals.size() >= capacity) {
-            refusals.values().removeIf(r -> r.until() <= sentMicros);
-            if (refusals.size() >= capacity) {
-                return;
-            }
+            makeRoom(sentMicros);
         }
-        long retry = micros(decision.retryAfter());
-        refusals.put(new Request(policy, limit, permits),
-                new Refusal(sentMicros + retry, sentMicros + micros(decision.resetAfter()), decision.remaining()));
+        long retryAt = sentMicros + micros(decision.retryAfter());
+        refusals.put(new Request(policy, limit, permits), new Refusal(Math.min(retryAt, sentMicros + MAX_TRUST_MICROS),
+                retryAt, sentMicros + micros(decision.resetAfter()), decision.remaining()));
+    }
+
+    /** Drops every refusal of one limit (all policies and request sizes): its keys were reset. */
+    void forget(String limit) {
+        refusals.keySet().removeIf(request -> request.limit().equals(limit));
+    }
+
+    /** Drops everything: a reset may have been missed (the subscription was down). */
+    void clear() {
+        refusals.clear();
     }
 
     int size() {
         return refusals.size();
+    }
+
+    private void makeRoom(long nowMicros) {
+        Map.Entry<Request, Refusal> first = null;
+        int seen = 0;
+        for (Iterator<Map.Entry<Request, Refusal>> it = refusals.entrySet().iterator(); it.hasNext() && seen < SAMPLE;
+             seen++) {
+            Map.Entry<Request, Refusal> entry = it.next();
+            if (entry.getValue().until() <= nowMicros) {
+                it.remove();
+            } else if (first == null || entry.getValue().until() < first.getValue().until()) {
+                first = entry;
+            }
+        }
+        if (refusals.size() >= capacity && first != null) {
+            refusals.remove(first.getKey(), first.getValue());
+        }
     }
 
     private static long micros(Duration duration) {

@@ -40,18 +40,43 @@ class RefusalCacheTest {
     }
 
     @Test
-    void remembersNoAllowAndNoMoreThanItsCapacity() {
+    void remembersNoAllowAndNoMoreThanItsCapacityMakingRoomByDroppingWhatLapsesFirst() {
         RefusalCache cache = new RefusalCache(2);
         cache.remember(POLICY, "allowed", 1, 0, new Decision(true, 4, Duration.ZERO, Duration.ofSeconds(1), 5));
         cache.remember(POLICY, "a", 1, 0, REFUSED);
-        cache.remember(POLICY, "b", 1, 0, REFUSED);
-        cache.remember(POLICY, "c", 1, 0, REFUSED);
+        cache.remember(POLICY, "b", 1, 100, REFUSED);
+        cache.remember(POLICY, "c", 1, 200, REFUSED);
         assertThat(cache.size()).isEqualTo(2);
-        assertThat(cache.find(POLICY, "c", 1, 1)).isNull();
+        assertThat(cache.find(POLICY, "a", 1, 300)).as("lapses first, so it made room").isNull();
+        assertThat(cache.find(POLICY, "c", 1, 300)).isNotNull();
 
-        cache.remember(POLICY, "d", 1, 300_000, REFUSED);
-        assertThat(cache.find(POLICY, "d", 1, 300_001)).as("expired entries make room").isNotNull();
+        cache.remember(POLICY, "d", 1, 300_200, REFUSED);
+        assertThat(cache.find(POLICY, "d", 1, 300_201)).as("expired entries make room").isNotNull();
         assertThat(cache.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aLongRefusalIsTrustedForOneSecondAtMostThenRedisDecidesAgain() {
+        RefusalCache cache = new RefusalCache(10);
+        Decision hourly = new Decision(false, 0, Duration.ofMinutes(59), Duration.ofMinutes(59), 1);
+        cache.remember(POLICY, "k", 1, 0, hourly);
+
+        assertThat(cache.find(POLICY, "k", 1, 999_999).retryAfter()).as("the true wait, not the trust bound")
+                .isEqualTo(Duration.ofMinutes(59).minusNanos(999_999_000));
+        assertThat(cache.find(POLICY, "k", 1, 1_000_000)).isNull();
+    }
+
+    @Test
+    void forgettingALimitDropsEveryRefusalOfItAndNothingElse() {
+        RefusalCache cache = new RefusalCache(10);
+        cache.remember(POLICY, "k", 1, 0, REFUSED);
+        cache.remember(POLICY, "k", 2, 0, REFUSED);
+        cache.remember(POLICY.withRate(4), "k", 1, 0, REFUSED);
+        cache.remember(POLICY, "other", 1, 0, REFUSED);
+
+        cache.forget("k");
+        assertThat(cache.size()).isEqualTo(1);
+        assertThat(cache.find(POLICY, "other", 1, 1)).isNotNull();
     }
 
     @Test

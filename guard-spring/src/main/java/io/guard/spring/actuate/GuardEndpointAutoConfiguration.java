@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code guard} and {@code guardevents} actuator endpoints and the live event stream. Each is created only
+ * The {@code guard}, {@code guardevents} and {@code guarddashboard} actuator endpoints and the live event stream. Each is created only
  * when available (enabled and exposed), so an application that exposes nothing pays nothing.
  */
 @AutoConfiguration(after = { EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class },
@@ -67,6 +67,14 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)
     GuardEventsEndpointWebExtension guardEventsEndpointWebExtension(GuardEventsEndpoint endpoint) {
         return new GuardEventsEndpointWebExtension(endpoint);
+    }
+
+    /** The live page; it reads {@code guard} and {@code guardevents/stream}, which must be exposed as well. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+    GuardDashboardEndpoint guardDashboardEndpoint() {
+        return new GuardDashboardEndpoint();
     }
 
     /** The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. */

@@ -101,13 +101,20 @@ class DashboardIT {
         awaitState("CLOSED");
         awaitText(By.id("connection"), "Live");
 
+        // User 3001 places 7 orders against order-submit's 5 a minute: the limit's row shows the refusals.
+        for (int i = 0; i < 7; i++) {
+            assertThat(http.post("/orders?userId=3001").status()).isEqualTo(i < 5 ? 201 : 429);
+        }
+        wait(STEP).withMessage("order-submit's refusals per second on the page")
+                .until(b -> !b.findElements(By.cssSelector("#limiters tr[data-name='order-submit'] .over")).isEmpty());
+
         // Every call fails: 5 calls (minimum-number-of-calls) at 100% failures open the breaker.
         assertThat(http.put("/chaos/inventory", "{\"failureRate\": 1.0, \"latencyMs\": 0}").status()).isEqualTo(200);
         for (int i = 0; i < 8; i++) {
             assertThat(http.get("/inventory/BOOK-" + i).status()).as("the fallback answers").isEqualTo(200);
         }
         awaitState("OPEN");
-        assertThat(row().findElement(By.cssSelector(".remaining")).getText()).startsWith("half-open in");
+        awaitText(By.cssSelector("#breakers tr[data-name='inventory'] .remaining"), "half-open in");
         awaitText(By.cssSelector("#breakers tr[data-name='inventory'] .transitions"), "CLOSED → OPEN (failure rate");
         // Calls per second count whole seconds: the failures show once their second has passed.
         wait(STEP).withMessage("failed calls per second of inventory above 0")
@@ -131,7 +138,10 @@ class DashboardIT {
         return browser.findElement(By.cssSelector("#breakers tr[data-name='inventory']"));
     }
 
-    /** Waits until the page tells the state in text (the badge) and in its row's data, re-reading redrawn rows. */
+    /**
+     * Waits until the page tells the state in text (the badge) and in its row's data. The page redraws its rows every
+     * second, so every look re-reads them, and a row replaced between two reads is looked up again.
+     */
     void awaitState(String state) {
         wait(STEP).withMessage(() -> "the dashboard to show inventory " + state + "; it shows "
                         + browser.findElements(By.cssSelector("#breakers tbody tr")).stream()

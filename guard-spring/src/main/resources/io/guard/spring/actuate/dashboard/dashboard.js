@@ -280,14 +280,21 @@
 
   /** A rate (0..100, -1 = not enough calls) over the last 5 minutes, against its threshold. */
   function rateSpark(points, threshold, label, now) {
-    const w = 150, h = 32;
+    const w = 120, h = 32;
     const node = svg('svg', { class: 'spark', viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': label });
     const y = v => h - 2 - (Math.min(100, v) / 100) * (h - 4);
     if (threshold > 0 && threshold <= 100) {
       node.append(svg('line', { class: 'threshold', x1: 0, x2: w, y1: y(threshold), y2: y(threshold) }));
     }
     let line = [];
-    const flush = () => { if (line.length) node.append(svg('polyline', { class: 'line', points: line.join(' ') })); line = []; };
+    const flush = () => {
+      if (line.length) {
+        node.append(svg('polyline', { class: 'line', points: line.join(' ') }));
+        const [cx, cy] = line[line.length - 1].split(',');   // a lone sample is a dot, not an invisible line
+        node.append(svg('circle', { class: 'dot', cx, cy, r: 2 }));
+      }
+      line = [];
+    };
     for (const p of points) {
       if (p.v < 0 || now - p.t > HISTORY_MS) { flush(); continue; }
       line.push(`${x(p.t, now, w).toFixed(1)},${y(p.v).toFixed(1)}`);
@@ -298,7 +305,7 @@
 
   /** Stacked bars of calls per second by outcome. */
   function callSpark(series, label) {
-    const w = 150, h = 32;
+    const w = 120, h = 32;
     const node = svg('svg', { class: 'spark', viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': label });
     const max = Math.max(1, ...series.map(s => s.ok + s.slow + s.failed + s.refused));
     const bw = w / series.length;
@@ -316,12 +323,16 @@
 
   /** Decisions per second over the last 5 minutes. */
   function valueSpark(points, label, now) {
-    const w = 150, h = 32;
+    const w = 120, h = 32;
     const node = svg('svg', { class: 'spark', viewBox: `0 0 ${w} ${h}`, role: 'img', 'aria-label': label });
     const recent = points.filter(p => now - p.t <= HISTORY_MS);
     const max = Math.max(1, ...recent.map(p => p.v));
     const pts = recent.map(p => `${x(p.t, now, w).toFixed(1)},${(h - 2 - (p.v / max) * (h - 4)).toFixed(1)}`);
-    if (pts.length) node.append(svg('polyline', { class: 'line', points: pts.join(' ') }));
+    if (pts.length) {
+      node.append(svg('polyline', { class: 'line', points: pts.join(' ') }));
+      const [cx, cy] = pts[pts.length - 1].split(',');
+      node.append(svg('circle', { class: 'dot', cx, cy, r: 2 }));
+    }
     return node;
   }
 

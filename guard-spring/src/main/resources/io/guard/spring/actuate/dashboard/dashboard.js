@@ -394,7 +394,7 @@
         el('span', { class: 'legend' },
           el('b', {}, fmtRate(avg('ok'))), ' ok · ', el('b', {}, fmtRate(avg('slow'))), ' slow', el('br'),
           el('b', {}, fmtRate(avg('failed'))), ' failed · ', el('b', {}, fmtRate(avg('refused'))), ' refused'))),
-      el('td', {}, b.transitions.length ? transitions : el('span', { class: 'sub' }, 'none yet')));
+      el('td', { class: 'transitions-cell' }, b.transitions.length ? transitions : el('span', { class: 'sub' }, 'none yet')));
   }
 
   function limiterRow(l, now) {

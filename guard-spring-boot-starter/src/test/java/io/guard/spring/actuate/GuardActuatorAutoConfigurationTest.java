@@ -25,9 +25,11 @@ class GuardActuatorAutoConfigurationTest {
                     WebEndpointAutoConfiguration.class, AutoConfigs.type("HealthContributorAutoConfiguration"),
                     AutoConfigs.type("HealthEndpointAutoConfiguration"), AutoConfigs.type("MetricsAutoConfiguration"),
                     AutoConfigs.type("SimpleMetricsExportAutoConfiguration"), AutoConfigs.type("CompositeMeterRegistryAutoConfiguration"),
-                    // These place the stream's controller where the actuator lives (ManagementContextConfiguration).
+                    // These place the stream's controller where the actuator lives (ManagementContextConfiguration);
+                    // on Boot 3.5 the actuator's servlet registrar among them needs the DispatcherServlet's path.
                     AutoConfigs.type("ManagementContextAutoConfiguration"),
-                    AutoConfigs.type("ServletManagementContextAutoConfiguration")));
+                    AutoConfigs.type("ServletManagementContextAutoConfiguration"),
+                    AutoConfigs.type("DispatcherServletAutoConfiguration")));
 
     @Test
     void endpointsAndStreamExistOnlyWhenExposed() {

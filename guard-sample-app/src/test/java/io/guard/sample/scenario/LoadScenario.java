@@ -27,7 +27,9 @@ import java.util.concurrent.Executors;
  * breaker state, the calls reaching the downstream, the fallback answers and the caller latency; writes
  * {@code inventory-slowdown.csv} and {@code inventory-slowdown.png} into the directory given as the only argument.
  *
- * <p>Run from the repository root: {@code mvn -B -pl guard-sample-app -am -DskipTests -Pscenario verify}.
+ * <p>Run from the repository root: {@code mvn -B -pl guard-sample-app -am -DskipTests -Pscenario verify}. With a
+ * third argument of N seconds ({@code -Dscenario.watch=N}) it prints the URL of the live dashboard, gives you N seconds
+ * to open it before the load starts, and keeps the application up N seconds after the load ends.
  */
 public final class LoadScenario {
 
@@ -40,14 +42,18 @@ public final class LoadScenario {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 2) {
+        if (args.length < 1 || args.length > 3) {
             throw new IllegalArgumentException("Usage: LoadScenario <output directory> [seconds of slowdown, default "
-                    + SEED_SLOWDOWN_SECONDS + "]");
+                    + SEED_SLOWDOWN_SECONDS + "] [seconds to watch the dashboard before and after, default 0]");
         }
         Path out = Files.createDirectories(Path.of(args[0]));
         int slowdown = args.length == 2 ? Integer.parseInt(args[1]) : SEED_SLOWDOWN_SECONDS;
         if (slowdown < 1) {
             throw new IllegalArgumentException("seconds of slowdown must be at least 1 but was " + slowdown);
+        }
+        int watch = args.length == 3 ? Integer.parseInt(args[2]) : 0;
+        if (watch < 0 || watch > 3600) {
+            throw new IllegalArgumentException("seconds to watch must be between 0 and 3600 but was " + watch);
         }
         List<Phase> phases = List.of(
                 new Phase("normal", 120, Duration.ofSeconds(10)),
@@ -64,7 +70,16 @@ public final class LoadScenario {
                         .executor(httpThreads).connectTimeout(Duration.ofSeconds(5)).build();
                 // local.server.port: set by the web server on both Boot lines (its context type moved in Boot 4).
                 int port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+                if (watch > 0) {
+                    System.out.printf("Live dashboard: http://127.0.0.1:%d/actuator/guarddashboard "
+                            + "(the load starts in %d s)%n", port, watch);
+                    Thread.sleep(Duration.ofSeconds(watch).toMillis());
+                }
                 run(app, client, "http://127.0.0.1:" + port, out, phases, name);
+                if (watch > 0) {
+                    System.out.printf("The load has ended; the dashboard stays up for %d s more%n", watch);
+                    Thread.sleep(Duration.ofSeconds(watch).toMillis());
+                }
             } finally {
                 httpThreads.shutdownNow();
             }

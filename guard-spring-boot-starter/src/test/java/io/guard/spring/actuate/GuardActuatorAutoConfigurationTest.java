@@ -24,7 +24,12 @@ class GuardActuatorAutoConfigurationTest {
                     GuardMetricsAutoConfiguration.class, EndpointAutoConfiguration.class,
                     WebEndpointAutoConfiguration.class, AutoConfigs.type("HealthContributorAutoConfiguration"),
                     AutoConfigs.type("HealthEndpointAutoConfiguration"), AutoConfigs.type("MetricsAutoConfiguration"),
-                    AutoConfigs.type("SimpleMetricsExportAutoConfiguration"), AutoConfigs.type("CompositeMeterRegistryAutoConfiguration")));
+                    AutoConfigs.type("SimpleMetricsExportAutoConfiguration"), AutoConfigs.type("CompositeMeterRegistryAutoConfiguration"),
+                    // These place the stream's controller where the actuator lives (ManagementContextConfiguration);
+                    // on Boot 3.5 the actuator's servlet registrar among them needs the DispatcherServlet's path.
+                    AutoConfigs.type("ManagementContextAutoConfiguration"),
+                    AutoConfigs.type("ServletManagementContextAutoConfiguration"),
+                    AutoConfigs.type("DispatcherServletAutoConfiguration")));
 
     @Test
     void endpointsAndStreamExistOnlyWhenExposed() {
@@ -39,6 +44,17 @@ class GuardActuatorAutoConfigurationTest {
                         .hasSingleBean(GuardEventStream.class)
                         .hasSingleBean(GuardEventStreamMvcController.class)
                         .doesNotHaveBean(GuardEventStreamReactiveController.class));
+    }
+
+    @Test
+    void theDashboardExistsOnlyWhenExposed() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=guard,guardevents").run(context ->
+                assertThat(context).doesNotHaveBean(GuardDashboardEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=guard,guardevents,guarddashboard")
+                .run(context -> assertThat(context).hasSingleBean(GuardDashboardEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=guarddashboard",
+                "management.endpoint.guarddashboard.access=NONE").run(context ->
+                assertThat(context).doesNotHaveBean(GuardDashboardEndpoint.class));
     }
 
     @Test

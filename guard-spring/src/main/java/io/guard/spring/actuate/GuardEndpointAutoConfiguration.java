@@ -17,10 +17,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code guard} and {@code guardevents} actuator endpoints and the live event stream. Each is created only
+ * The {@code guard}, {@code guardevents} and {@code guarddashboard} actuator endpoints and the live event stream. Each is created only
  * when available (enabled and exposed), so an application that exposes nothing pays nothing.
  */
 @AutoConfiguration(after = { EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class },
@@ -74,46 +73,27 @@ public class GuardEndpointAutoConfiguration {
         return new GuardEventsEndpointWebExtension(endpoint);
     }
 
-    /** The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. */
-    @Configuration(proxyBeanMethods = false)
+    /** The live page; it reads {@code guard} and {@code guardevents/stream}, which must be exposed as well. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+    GuardDashboardEndpoint guardDashboardEndpoint() {
+        return new GuardDashboardEndpoint();
+    }
+
+    /**
+     * The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. Its
+     * controller is registered where the actuator lives, by {@link GuardEventStreamManagementContextConfiguration}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
     @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)
     @ConditionalOnProperty(prefix = "management.endpoint.guardevents.stream", name = "enabled", matchIfMissing = true)
     @ConditionalOnWebApplication
-    static class EventStreamConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        GuardEventStream guardEventStream(ObjectProvider<CircuitBreakerRegistry> breakers,
-                                          ObjectProvider<RateLimiterRegistry> limiters,
-                                          GuardEventStreamProperties properties) {
-            return new GuardEventStream(registries(breakers, limiters), properties.getQueueSize(),
-                    properties.getMaxSubscribers());
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-        @ConditionalOnClass(name = "org.springframework.web.servlet.mvc.method.annotation.SseEmitter")
-        static class Servlet {
-
-            @Bean
-            @ConditionalOnMissingBean
-            GuardEventStreamMvcController guardEventStreamMvcController(GuardEventStream stream,
-                                                                        GuardEventStreamProperties properties) {
-                return new GuardEventStreamMvcController(stream, properties.getTimeout());
-            }
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-        @ConditionalOnClass(name = { "reactor.core.publisher.Flux", "org.springframework.http.codec.ServerSentEvent" })
-        static class Reactive {
-
-            @Bean
-            @ConditionalOnMissingBean
-            GuardEventStreamReactiveController guardEventStreamReactiveController(GuardEventStream stream,
-                                                                                GuardEventStreamProperties properties) {
-                return new GuardEventStreamReactiveController(stream, properties.getQueueSize());
-            }
-        }
+    GuardEventStream guardEventStream(ObjectProvider<CircuitBreakerRegistry> breakers,
+                                      ObjectProvider<RateLimiterRegistry> limiters,
+                                      GuardEventStreamProperties properties) {
+        return new GuardEventStream(registries(breakers, limiters), properties.getQueueSize(),
+                properties.getMaxSubscribers());
     }
 }

@@ -31,6 +31,7 @@ class ConfigurationMetadataTest {
                 "management.endpoint.guard.access",
                 "management.endpoint.guard.cache.time-to-live",
                 "management.endpoint.guardevents.access",
+                "management.endpoint.guarddashboard.access",
                 "management.endpoint.guardevents.stream.enabled",
                 "management.endpoint.guardevents.stream.queue-size",
                 "management.endpoint.guardevents.stream.max-subscribers",
@@ -40,15 +41,23 @@ class ConfigurationMetadataTest {
 
     @Test
     void theGuardEndpointIsReadOnlyByDefault() throws Exception {
+        assertThat(defaultOf("management.endpoint.guard.access")).isEqualTo("read_only");
+    }
+
+    @Test
+    void theDashboardIsReadOnlyByDefault() throws Exception {
+        assertThat(defaultOf("management.endpoint.guarddashboard.access")).isEqualTo("read_only");
+    }
+
+    private String defaultOf(String name) throws Exception {
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             JsonNode metadata = new ObjectMapper().readTree(in);
             for (JsonNode property : metadata.path("properties")) {
-                if (property.path("name").asText().equals("management.endpoint.guard.access")) {
-                    assertThat(property.path("defaultValue").asText()).isEqualTo("read_only");
-                    return;
+                if (property.path("name").asText().equals(name)) {
+                    return property.path("defaultValue").asText();
                 }
             }
         }
-        throw new AssertionError("management.endpoint.guard.access is not in the metadata");
+        throw new AssertionError(name + " is not in the metadata");
     }
 }

@@ -40,7 +40,7 @@ import java.time.Clock;
         "org.redisson.spring.starter.RedissonAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
-@Import({GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
+@Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
         GuardWebFluxConfiguration.class})
 public class GuardAutoConfiguration {
 

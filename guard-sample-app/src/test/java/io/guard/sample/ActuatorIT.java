@@ -62,6 +62,18 @@ class ActuatorIT {
     }
 
     @Test
+    void probesKeepRedisOutOfLivenessAndGuardInReadiness() {
+        Http.Answer liveness = new Http(port).get("/actuator/health/liveness");
+        Http.Answer readiness = new Http(port).get("/actuator/health/readiness");
+
+        assertThat(liveness.status()).as("%s", liveness).isEqualTo(200);
+        assertThat(liveness.body().get("components").fieldNames()).toIterable().containsExactly("livenessState");
+        assertThat(readiness.status()).as("%s", readiness).isEqualTo(200);
+        assertThat(readiness.body().get("components").fieldNames()).toIterable()
+                .containsExactlyInAnyOrder("readinessState", "guard");
+    }
+
+    @Test
     void reportsTheBreakerAndTheLimitBackendInHealth() {
         JsonNode guard = new Http(port).get("/actuator/health").body().get("components").get("guard");
 

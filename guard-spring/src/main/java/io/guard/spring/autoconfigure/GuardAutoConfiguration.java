@@ -82,6 +82,12 @@ public class GuardAutoConfiguration {
     }
 
     @Bean
+    UnusedInstancesWarning guardUnusedInstancesWarning(GuardProperties properties, CircuitBreakerRegistry breakers,
+                                                       RateLimiterRegistry limiters) {
+        return new UnusedInstancesWarning(properties, breakers, limiters);
+    }
+
+    @Bean
     public static GuardAnnotationValidator guardAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
                                                                     ObjectProvider<GuardedMethods> methods) {
         return new GuardAnnotationValidator(beanFactory, methods::getObject);

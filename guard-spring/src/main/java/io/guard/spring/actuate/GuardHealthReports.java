@@ -3,6 +3,8 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.window.Snapshot;
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +32,8 @@ public final class GuardHealthReports {
     public static final String CIRCUIT_BREAKERS = "circuitBreakers";
     /** The name of the rate-limit backend's child. */
     public static final String RATE_LIMIT_BACKEND = "rateLimitBackend";
+    /** The backend's status while it does not answer and every limit serves by its failure policy. */
+    public static final String FAILING_OVER = "FAILING_OVER";
 
     /** One health report: a status code with its description, and the details shown with it. */
     public record Report(String status, @Nullable String description, Map<String, Object> details) {
@@ -73,7 +77,13 @@ public final class GuardHealthReports {
         return registries.breaker(name).map(this::report);
     }
 
-    /** Whether the rate-limit backend answers: DOWN with its last error while it does not. */
+    /**
+     * Whether the rate-limit backend answers and, while it does not, what the limits do instead. A backend that
+     * does not answer is {@code FAILING_OVER} (a code of its own, which Boot's default status order ignores, so the
+     * application stays UP and ready) while every limit can still serve by its {@code on-backend-failure} policy
+     * (FAIL_OPEN, LOCAL); it is {@code DOWN} once some limit refuses its calls (FAIL_CLOSED), because then the
+     * application does fail requests. The details name each limit's policy and what it does.
+     */
     public Report backend() {
         return registries.backend().map(backend -> {
             Map<String, Object> details = new LinkedHashMap<>();
@@ -85,8 +95,29 @@ public final class GuardHealthReports {
                 details.put("lastError", backend.lastError());
                 details.put("lastErrorTime", backend.lastErrorTime());
             }
-            return new Report(backend.up() ? "UP" : "DOWN", null, details);
+            if (backend.up()) {
+                return new Report("UP", null, details);
+            }
+            Map<String, String> policies = new LinkedHashMap<>();
+            boolean refusing = false;
+            for (RateLimitPolicy policy : registries.policies()) {
+                policies.put(policy.name(), whatItDoes(policy.onBackendFailure()));
+                refusing |= policy.onBackendFailure() == BackendFailurePolicy.FAIL_CLOSED;
+            }
+            details.put("failurePolicies", policies);
+            return refusing
+                    ? new Report("DOWN", "The backend does not answer; FAIL_CLOSED limits refuse their calls", details)
+                    : new Report(FAILING_OVER, "The backend does not answer; every limit decides by its "
+                            + "on-backend-failure policy", details);
         }).orElseGet(() -> new Report("UNKNOWN", null, Map.of()));
+    }
+
+    private static String whatItDoes(BackendFailurePolicy policy) {
+        return switch (policy) {
+            case FAIL_OPEN -> "FAIL_OPEN: calls are allowed without counting";
+            case FAIL_CLOSED -> "FAIL_CLOSED: calls are refused with 503";
+            case LOCAL -> "LOCAL: calls are counted in this instance";
+        };
     }
 
     private Report report(CircuitBreaker breaker) {

@@ -1,5 +1,8 @@
 package io.guard.spring.aop;
 
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * A Guard annotation that cannot work as written: a SpEL expression that does not parse or names no parameter, a
  * fallback that does not exist or does not fit, an invalid duration or algorithm, more permits than the rate.
@@ -16,6 +19,7 @@ public class GuardAnnotationException extends RuntimeException {
     private final String value;
     private final String problem;
     private final String action;
+    private final List<GuardAnnotationException> all;
 
     /**
      * @param element   the annotation and where it sits: {@code @RateLimit on OrderController.submit(long)}
@@ -31,6 +35,36 @@ public class GuardAnnotationException extends RuntimeException {
         this.value = value;
         this.problem = problem;
         this.action = action;
+        this.all = List.of(this);
+    }
+
+    private GuardAnnotationException(List<GuardAnnotationException> all) {
+        super(all.size() + " Guard annotations cannot work:" + all.stream().map(e -> "\n - " + e.getMessage())
+                .collect(Collectors.joining()));
+        GuardAnnotationException first = all.get(0);
+        this.element = first.element;
+        this.attribute = first.attribute;
+        this.value = first.value;
+        this.problem = first.problem;
+        this.action = all.stream().map(e -> e.element + ": " + e.action).distinct()
+                .collect(Collectors.joining("\n"));
+        this.all = List.copyOf(all);
+    }
+
+    /**
+     * Every problem found at start-up in one exception, so one restart shows them all: the single problem itself,
+     * or one whose message lists each (the element, attribute and value accessors then describe the first).
+     */
+    public static GuardAnnotationException of(List<GuardAnnotationException> problems) {
+        if (problems.isEmpty()) {
+            throw new IllegalArgumentException("no problems");
+        }
+        return problems.size() == 1 ? problems.get(0) : new GuardAnnotationException(problems);
+    }
+
+    /** Each problem this exception reports (itself alone, unless it gathers several). */
+    public List<GuardAnnotationException> problems() {
+        return all;
     }
 
     /** The annotation and the method or class it sits on. */

@@ -5,12 +5,16 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * Resolves the Guard annotations of every singleton once all singletons exist, so that every mistake (SpEL,
- * fallbacks, durations, limits) stops start-up, not only those on methods that happen to be called early. Beans
- * created later (prototypes, lazy beans) are checked on their first call.
+ * fallbacks, durations, limits) stops start-up, not only those on methods that happen to be called early, and all of
+ * them in one report: three typos cost one restart, not three. Beans created later (prototypes, lazy beans) are
+ * checked on their first call.
  */
 public final class GuardAnnotationValidator implements SmartInitializingSingleton {
 
@@ -25,6 +29,7 @@ public final class GuardAnnotationValidator implements SmartInitializingSingleto
     @Override
     public void afterSingletonsInstantiated() {
         GuardedMethods guarded = methods.get();
+        Map<String, GuardAnnotationException> problems = new LinkedHashMap<>();
         for (String name : beanFactory.getBeanDefinitionNames()) {
             BeanDefinition definition = beanFactory.getMergedBeanDefinition(name);
             if (definition.isAbstract() || !definition.isSingleton() || definition.isLazyInit()) {
@@ -35,8 +40,11 @@ public final class GuardAnnotationValidator implements SmartInitializingSingleto
                 type = AopUtils.getTargetClass(beanFactory.getSingleton(name));
             }
             if (type != null) {
-                guarded.validate(type);
+                guarded.validate(type).forEach(problem -> problems.putIfAbsent(problem.getMessage(), problem));
             }
+        }
+        if (!problems.isEmpty()) {
+            throw GuardAnnotationException.of(List.copyOf(problems.values()));
         }
     }
 }

@@ -13,6 +13,8 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -90,18 +92,29 @@ public final class GuardedMethods {
     }
 
     /** Resolves every method of {@code type}, so that any mistake surfaces now rather than on the first call. */
-    public void validate(Class<?> type) {
+    public List<GuardAnnotationException> validate(Class<?> type) {
         Class<?> userClass = ClassUtils.getUserClass(type);
         if (!isCandidate(userClass)) {
-            return;
+            return List.of();
         }
+        // by message: public methods are seen twice, through getMethods() and getDeclaredMethods()
+        Map<String, GuardAnnotationException> problems = new LinkedHashMap<>();
         for (Method method : userClass.getMethods()) {
-            get(method, userClass);
+            check(method, userClass, problems);
         }
         for (Method method : userClass.getDeclaredMethods()) {
             if (!method.isSynthetic() && !method.isBridge()) {
-                get(method, userClass);
+                check(method, userClass, problems);
             }
+        }
+        return List.copyOf(problems.values());
+    }
+
+    private void check(Method method, Class<?> userClass, Map<String, GuardAnnotationException> problems) {
+        try {
+            get(method, userClass);
+        } catch (GuardAnnotationException e) {
+            problems.putIfAbsent(e.getMessage(), e);
         }
     }
 

@@ -43,7 +43,7 @@ import java.util.Map;
         "org.redisson.spring.starter.RedissonAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
-@Import({GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
+@Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
         GuardWebFluxConfiguration.class})
 public class GuardAutoConfiguration {
 
@@ -95,6 +95,12 @@ public class GuardAutoConfiguration {
     public BulkheadRegistry guardBulkheadRegistry(GuardProperties properties) {
         return new BulkheadRegistry(1, Map.of(), properties.getCircuitBreaker().getMaxBreakers(), GuardClock.system(),
                 properties.getEvents().getBufferSize());
+    }
+
+    @Bean
+    UnusedInstancesWarning guardUnusedInstancesWarning(GuardProperties properties, CircuitBreakerRegistry breakers,
+                                                       RateLimiterRegistry limiters) {
+        return new UnusedInstancesWarning(properties, breakers, limiters);
     }
 
     @Bean

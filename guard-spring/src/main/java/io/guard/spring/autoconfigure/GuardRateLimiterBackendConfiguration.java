@@ -73,14 +73,14 @@ class GuardRateLimiterBackendConfiguration {
             Backend backend = properties.getRateLimit().getBackend();
             if (backend == Backend.REDIS) {
                 throw new GuardPropertiesException("guard.rate-limit.backend",
-                        "is 'redis' but the application has no RedissonClient bean",
-                        "Add org.redisson:redisson-spring-boot-starter and point spring.data.redis.* at your Redis, "
+                        "is 'redis' but Redisson is not on the class path",
+                        "Add org.redisson:redisson (Guard then connects to the Redis that spring.data.redis.* names), "
                                 + "or set guard.rate-limit.backend=local for limits counted per instance.");
             }
             if (backend == Backend.AUTO) {
                 log.warn("Guard found no RedissonClient bean: rate limits are counted in this process, so every "
-                        + "instance of the service has its own quota. Add redisson-spring-boot-starter for limits "
-                        + "shared by all instances, or set guard.rate-limit.backend=local to choose this knowingly.");
+                        + "instance of the service has its own quota. For limits shared by all instances add "
+                        + "org.redisson:redisson and set guard.rate-limit.backend=redis, or set guard.rate-limit.backend=local to choose this knowingly.");
             }
             return new LocalRateLimiter(Clock.systemUTC());
         }

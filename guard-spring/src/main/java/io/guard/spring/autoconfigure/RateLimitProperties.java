@@ -34,7 +34,10 @@ public class RateLimitProperties {
     public enum Backend {
         /** Redis when a RedissonClient bean exists, else in process (with a warning). */
         AUTO,
-        /** Redis; start-up fails without a RedissonClient bean. */
+        /**
+         * Redis: the application's RedissonClient bean, or else a lazy client Guard makes from spring.data.redis.*;
+         * start-up fails without Redisson on the class path.
+         */
         REDIS,
         /** In process: each instance of the service has its own quota. */
         LOCAL

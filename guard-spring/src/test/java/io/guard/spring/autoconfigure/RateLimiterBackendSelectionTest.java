@@ -49,14 +49,33 @@ class RateLimiterBackendSelectionTest {
     }
 
     @Test
-    void forcingRedisWithoutAClientStopsStartUp() {
-        runner.withPropertyValues("guard.rate-limit.backend=redis").run(context -> {
-            assertThat(context).hasFailed();
-            var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
-            assertThat(analysis.getDescription())
-                    .isEqualTo("guard.rate-limit.backend: is 'redis' but the application has no RedissonClient bean");
-            assertThat(analysis.getAction()).contains("redisson-spring-boot-starter", "guard.rate-limit.backend=local");
-        });
+    void forcingRedisWithoutRedissonStopsStartUp() {
+        runner.withClassLoader(new FilteredClassLoader("org.redisson."))
+                .withPropertyValues("guard.rate-limit.backend=redis").run(context -> {
+                    assertThat(context).hasFailed();
+                    var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription())
+                            .isEqualTo("guard.rate-limit.backend: is 'redis' but Redisson is not on the class path");
+                    assertThat(analysis.getAction()).contains("org.redisson:redisson", "guard.rate-limit.backend=local");
+                });
+    }
+
+    @Test
+    void forcingRedisWithoutAClientMakesALazyOneFromSpringDataRedisProperties() {
+        // nothing listens on port 1: the client must not connect while the application starts
+        runner.withPropertyValues("guard.rate-limit.backend=redis", "spring.data.redis.host=127.0.0.1",
+                "spring.data.redis.port=1").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(RedissonClient.class);
+                    assertThat(context.getBean(RateLimiter.class)).isInstanceOf(FailoverRateLimiter.class);
+                });
+    }
+
+    @Test
+    void usesTheApplicationsOwnClientWhenItHasOne() {
+        RedissonClient own = mock(RedissonClient.class);
+        runner.withBean(RedissonClient.class, () -> own).withPropertyValues("guard.rate-limit.backend=redis")
+                .run(context -> assertThat(context.getBean(RedissonClient.class)).isSameAs(own));
     }
 
     @Test

@@ -27,6 +27,44 @@ class StartupFailureAnalysisTest {
         return analysis[0];
     }
 
+    /** An order controller and an inventory client with three typos between them, as a new user writes them. */
+    static class TypoController {
+        @RateLimit(name = "order-submit", key = "#usrId", rate = 5, interval = "60s")
+        public String submit(long userId) {
+            return "ok";
+        }
+
+        @RateLimit(name = "order-detail", rate = 100, interval = "1 second")
+        public String detail(long id) {
+            return "ok";
+        }
+    }
+
+    static class TypoInventory {
+        @io.guard.spring.annotation.CircuitBreaker(name = "inventory", fallbackMethod = "degradd")
+        public String stock(String sku) {
+            return "ok";
+        }
+
+        public String degraded(String sku, Throwable failure) {
+            return "degraded";
+        }
+    }
+
+    @Test
+    void everyBadAnnotationIsReportedInOneStartUp() {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withBean(TypoController.class).withBean(TypoInventory.class).run(context -> {
+            assertThat(context).hasFailed();
+            analysis[0] = new GuardAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+        });
+        assertThat(analysis[0].getDescription()).startsWith("3 Guard annotations cannot work:")
+                .contains("@RateLimit on TypoController.submit(long): key '#usrId' refers to no parameter")
+                .contains("@RateLimit on TypoController.detail(long): interval '1 second' is not a duration")
+                .contains("@CircuitBreaker on TypoInventory.stock(String): fallbackMethod 'degradd'");
+        assertThat(analysis[0].getAction()).contains("TypoController.submit(long)", "TypoInventory.stock(String)");
+    }
+
     static class UnknownParameter {
         @RateLimit(name = "order-submit", key = "#usrId", rate = 5, interval = "60s")
         public String submit(long userId) {

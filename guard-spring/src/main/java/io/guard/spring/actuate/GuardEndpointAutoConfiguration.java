@@ -69,7 +69,11 @@ public class GuardEndpointAutoConfiguration {
         return new GuardEventsEndpointWebExtension(endpoint);
     }
 
-    /** The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. */
+    /**
+     * The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. Its HTTP
+     * side is in {@link GuardEventStreamManagementContextConfiguration}, so that it is served where the actuator
+     * endpoints are (the management port, when one is set).
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)
     @ConditionalOnProperty(prefix = "management.endpoint.guardevents.stream", name = "enabled", matchIfMissing = true)
@@ -83,32 +87,6 @@ public class GuardEndpointAutoConfiguration {
                                           GuardEventStreamProperties properties) {
             return new GuardEventStream(registries(breakers, limiters), properties.getQueueSize(),
                     properties.getMaxSubscribers());
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-        @ConditionalOnClass(name = "org.springframework.web.servlet.mvc.method.annotation.SseEmitter")
-        static class Servlet {
-
-            @Bean
-            @ConditionalOnMissingBean
-            GuardEventStreamMvcController guardEventStreamMvcController(GuardEventStream stream,
-                                                                        GuardEventStreamProperties properties) {
-                return new GuardEventStreamMvcController(stream, properties.getTimeout());
-            }
-        }
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-        @ConditionalOnClass(name = { "reactor.core.publisher.Flux", "org.springframework.http.codec.ServerSentEvent" })
-        static class Reactive {
-
-            @Bean
-            @ConditionalOnMissingBean
-            GuardEventStreamReactiveController guardEventStreamReactiveController(GuardEventStream stream,
-                                                                                GuardEventStreamProperties properties) {
-                return new GuardEventStreamReactiveController(stream, properties.getQueueSize());
-            }
         }
     }
 }

@@ -22,6 +22,8 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
+import java.time.Duration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -112,7 +114,9 @@ class ReactiveAnswersBeyondControllersTest {
     }
 
     private static WebTestClient client(org.springframework.context.ApplicationContext context) {
-        return WebTestClient.bindToApplicationContext(context).build();
+        // A first exchange on a busy machine can take longer than the 5 s default.
+        return WebTestClient.bindToApplicationContext(context).configureClient()
+                .responseTimeout(Duration.ofSeconds(30)).build();
     }
 
     @Test

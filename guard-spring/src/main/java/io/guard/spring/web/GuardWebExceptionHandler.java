@@ -57,7 +57,11 @@ public class GuardWebExceptionHandler implements WebExceptionHandler, Ordered {
         }
         HttpStatusCode status = answer.get().getStatusCode();
         response.setStatusCode(status);
-        response.getHeaders().putAll(answer.get().getHeaders());
+        // set/add, not putAll: HttpHeaders is a Map on Framework 6.2 and not on 7, so putAll differs in binary form.
+        answer.get().getHeaders().forEach((name, values) -> {
+            response.getHeaders().set(name, values.get(0));
+            values.stream().skip(1).forEach(value -> response.getHeaders().add(name, value));
+        });
         if (refusal instanceof RateLimitExceededException e) {
             RateLimitDecisions decisions = RateLimitHeadersWebFilter.decisions(exchange);
             decisions.record(e.policy(), e.decision());

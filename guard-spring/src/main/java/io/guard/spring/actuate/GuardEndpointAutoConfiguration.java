@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code guard} and {@code guardevents} actuator endpoints and the live event stream. Each is created only
@@ -49,8 +50,8 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(GuardEndpoint.class)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEndpoint.class, exposure = EndpointExposure.WEB)
-    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint) {
-        return new GuardEndpointWebExtension(endpoint);
+    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint, Environment environment) {
+        return new GuardEndpointWebExtension(endpoint, WriteAccess.of(environment));
     }
 
     @Bean

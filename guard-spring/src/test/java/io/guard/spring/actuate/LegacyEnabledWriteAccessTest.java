@@ -45,9 +45,9 @@ class LegacyEnabledWriteAccessTest {
         // Granted: the write goes on to look the breaker up (none is named payments here: 404).
         // Boot itself refuses management.endpoint.guard.access together with .enabled.
         runner.withPropertyValues("management.endpoint.guard.access=UNRESTRICTED").run(context ->
-                assertThat(forceOpen(context).getStatus()).isEqualTo(404)));
+                assertThat(forceOpen(context).getStatus()).isEqualTo(404));
         runner.withPropertyValues("management.endpoint.guard.enabled=true",
                 "management.endpoints.access.default=UNRESTRICTED").run(context ->
-                assertThat(forceOpen(context).getStatus()).isEqualTo(404)));
+                assertThat(forceOpen(context).getStatus()).isEqualTo(404));
     }
 }

@@ -20,7 +20,9 @@ class GuardActuatorAutoConfigurationTest {
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
             .withClassLoader(new FilteredClassLoader("org.redisson"))
             .withConfiguration(AutoConfigurations.of(GuardAutoConfiguration.class,
-                    GuardEndpointAutoConfiguration.class, GuardHealthAutoConfiguration.class,
+                    GuardEndpointAutoConfiguration.class,
+                    // What Spring Boot imports into the context that serves the actuator (this one: same port).
+                    GuardEventStreamManagementContextConfiguration.class, GuardHealthAutoConfiguration.class,
                     GuardMetricsAutoConfiguration.class, EndpointAutoConfiguration.class,
                     WebEndpointAutoConfiguration.class, AutoConfigs.type("HealthContributorAutoConfiguration"),
                     AutoConfigs.type("HealthEndpointAutoConfiguration"), AutoConfigs.type("MetricsAutoConfiguration"),

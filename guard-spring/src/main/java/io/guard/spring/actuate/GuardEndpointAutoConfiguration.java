@@ -17,6 +17,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code guard}, {@code guardevents} and {@code guarddashboard} actuator endpoints and the live event stream. Each is created only
@@ -51,8 +53,8 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(GuardEndpoint.class)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEndpoint.class, exposure = EndpointExposure.WEB)
-    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint) {
-        return new GuardEndpointWebExtension(endpoint);
+    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint, Environment environment) {
+        return new GuardEndpointWebExtension(endpoint, WriteAccess.of(environment));
     }
 
     @Bean
@@ -82,18 +84,23 @@ public class GuardEndpointAutoConfiguration {
     }
 
     /**
-     * The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. Its
-     * controller is registered where the actuator lives, by {@link GuardEventStreamManagementContextConfiguration}.
+     * The live stream exists only when {@code guardevents} is exposed over HTTP: it shows the same events. Its HTTP
+     * side is in {@link GuardEventStreamManagementContextConfiguration}, so that it is served where the actuator
+     * endpoints are (the management port, when one is set).
      */
-    @Bean
-    @ConditionalOnMissingBean
+    @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEventsEndpoint.class, exposure = EndpointExposure.WEB)
     @ConditionalOnProperty(prefix = "management.endpoint.guardevents.stream", name = "enabled", matchIfMissing = true)
     @ConditionalOnWebApplication
-    GuardEventStream guardEventStream(ObjectProvider<CircuitBreakerRegistry> breakers,
-                                      ObjectProvider<RateLimiterRegistry> limiters,
-                                      GuardEventStreamProperties properties) {
-        return new GuardEventStream(registries(breakers, limiters), properties.getQueueSize(),
-                properties.getMaxSubscribers());
+    static class EventStreamConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        GuardEventStream guardEventStream(ObjectProvider<CircuitBreakerRegistry> breakers,
+                                          ObjectProvider<RateLimiterRegistry> limiters,
+                                          GuardEventStreamProperties properties) {
+            return new GuardEventStream(registries(breakers, limiters), properties.getQueueSize(),
+                    properties.getMaxSubscribers());
+        }
     }
 }

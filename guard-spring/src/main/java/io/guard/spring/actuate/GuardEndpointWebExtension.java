@@ -11,20 +11,28 @@ import java.util.Map;
 /**
  * The HTTP form of {@link GuardEndpoint}'s state change. Over HTTP an unknown breaker must be a 404 (a plain
  * endpoint's {@code null} from a write becomes 204), and a bad state a 400 whose body names the value (Spring's
- * default error body hides the reason).
+ * default error body hides the reason). A write granted only by the legacy {@code enabled=true} is a 403 (see
+ * {@link WriteAccess}).
  */
 @EndpointWebExtension(endpoint = GuardEndpoint.class)
 public class GuardEndpointWebExtension {
 
     private final GuardEndpoint delegate;
+    private final WriteAccess access;
 
-    GuardEndpointWebExtension(GuardEndpoint delegate) {
+    GuardEndpointWebExtension(GuardEndpoint delegate, WriteAccess access) {
         this.delegate = delegate;
+        this.access = access;
     }
 
     /** See {@link GuardEndpoint#changeState(String, String)}. */
     @WriteOperation
     public WebEndpointResponse<Object> changeState(@Selector String name, String state) {
+        if (access.refused()) {
+            return new WebEndpointResponse<>(Map.of("type", "urn:problem-type:guard:write-access-not-granted",
+                    "title", "Forbidden", "status", 403, "detail", access.refusal(),
+                    "instance", "/actuator/guard/" + name), 403);
+        }
         try {
             CircuitBreakerDescriptor breaker = delegate.changeState(name, state);
             if (breaker == null) {

@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * {@code GET <actuator base path>/guardevents/stream} on Spring MVC: the events of {@code guardevents}, live, as
  * server-sent events. Each event is one {@code data:} line of JSON shaped like an entry of {@code guardevents}.
- * Registered by {@link GuardEndpointAutoConfiguration} only when {@code guardevents} is exposed over HTTP.
+ * Registered by {@link GuardEventStreamManagementContextConfiguration} only when {@code guardevents} is exposed over
+ * HTTP, in the context that serves the actuator.
  */
 @RestController
 class GuardEventStreamMvcController {

@@ -40,7 +40,7 @@ public class LimitProperties {
 
     /**
      * Whether this limit's decisions go into the RateLimit and RateLimit-Policy header fields of the HTTP answer
-     * (default: only for limits on a web handler, a @Controller; a limit on a service bean stays internal).
+     * (default: only on web handlers). Unset, a limit on a @Controller is published and one on a service bean is not.
      */
     private Boolean httpHeaders;
 

@@ -60,7 +60,7 @@ final class ApplicationExceptionHandlers {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Class<? extends Throwable>> mappedTypes(Method method) {
+    static List<Class<? extends Throwable>> mappedTypes(Method method) {
         ExceptionHandler annotation = AnnotatedElementUtils.findMergedAnnotation(method, ExceptionHandler.class);
         if (annotation != null && annotation.value().length > 0) {
             return Arrays.asList(annotation.value());

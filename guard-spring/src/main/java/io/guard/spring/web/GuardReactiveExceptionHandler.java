@@ -7,25 +7,22 @@ import io.guard.spring.aop.InvalidPermitsException;
 import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * WebFlux answers for Guard's refusals (see {@link ProblemAnswers}). Ordered ahead of ordinary advice so that an
- * application's catch-all handler does not swallow a 429; replace it by declaring a bean of this type.
+ * WebFlux answers for Guard's refusals raised in controllers (see {@link ProblemAnswers}); replace it by declaring a
+ * bean of this type. The {@link GuardReactiveAdvice} beans call it: one per Guard exception type, each placed among
+ * the application's {@code @ControllerAdvice} so that the application's own handler for that type wins and a
+ * catch-all handler does not turn a 429 into a 500. Refusals raised outside controllers are answered by
+ * {@link GuardWebExceptionHandler}.
  */
-@RestControllerAdvice
-@Order(GuardReactiveExceptionHandler.ORDER)
 public class GuardReactiveExceptionHandler {
 
-    /** Well ahead of unordered advice (lowest precedence), leaving room for users who must go first. */
+    /** Where Guard's answers stand among advice when the application maps none of Guard's exceptions. */
     public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
-    @ExceptionHandler(RateLimitExceededException.class)
     public ResponseEntity<ProblemDetail> rateLimited(RateLimitExceededException e, ServerWebExchange exchange) {
         RateLimitDecisions decisions = RateLimitHeadersWebFilter.decisions(exchange);
         decisions.record(e.policy(), e.decision());
@@ -33,28 +30,23 @@ public class GuardReactiveExceptionHandler {
         return ProblemAnswers.rateLimited(e, path(exchange));
     }
 
-    @ExceptionHandler(CallNotPermittedException.class)
     public ResponseEntity<ProblemDetail> circuitOpen(CallNotPermittedException e, ServerWebExchange exchange) {
         return ProblemAnswers.circuitOpen(e, path(exchange));
     }
 
-    @ExceptionHandler(BulkheadFullException.class)
     public ResponseEntity<ProblemDetail> bulkheadFull(BulkheadFullException e, ServerWebExchange exchange) {
         return ProblemAnswers.bulkheadFull(e, path(exchange));
     }
 
-    @ExceptionHandler(RateLimiterBackendException.class)
     public ResponseEntity<ProblemDetail> backendUnavailable(RateLimiterBackendException e,
                                                             ServerWebExchange exchange) {
         return ProblemAnswers.backendUnavailable(e, path(exchange));
     }
 
-    @ExceptionHandler(MissingRateLimitKeyException.class)
     public ResponseEntity<ProblemDetail> missingKey(MissingRateLimitKeyException e, ServerWebExchange exchange) {
         return ProblemAnswers.missingKey(e, path(exchange));
     }
 
-    @ExceptionHandler(InvalidPermitsException.class)
     public ResponseEntity<ProblemDetail> invalidPermits(InvalidPermitsException e, ServerWebExchange exchange) {
         return ProblemAnswers.invalidPermits(e, path(exchange));
     }

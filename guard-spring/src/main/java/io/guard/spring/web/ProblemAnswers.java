@@ -14,6 +14,7 @@ import org.springframework.http.ResponseEntity;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The RFC 9457 answers Guard gives over HTTP, the same for Spring MVC and WebFlux: 429 for a refused limit, 503 for
@@ -30,6 +31,42 @@ final class ProblemAnswers {
     static final URI INVALID_PERMITS = URI.create("urn:problem-type:guard:rate-limit-permits-invalid");
 
     private ProblemAnswers() {
+    }
+
+    /** Guard's answer to {@code error}, or empty when it is not one of Guard's refusals. */
+    static Optional<ResponseEntity<ProblemDetail>> of(Throwable error, String path) {
+        if (error instanceof RateLimitExceededException e) {
+            return Optional.of(rateLimited(e, path));
+        }
+        if (error instanceof CallNotPermittedException e) {
+            return Optional.of(circuitOpen(e, path));
+        }
+        if (error instanceof BulkheadFullException e) {
+            return Optional.of(bulkheadFull(e, path));
+        }
+        if (error instanceof RateLimiterBackendException e) {
+            return Optional.of(backendUnavailable(e, path));
+        }
+        if (error instanceof MissingRateLimitKeyException e) {
+            return Optional.of(missingKey(e, path));
+        }
+        if (error instanceof InvalidPermitsException e) {
+            return Optional.of(invalidPermits(e, path));
+        }
+        return Optional.empty();
+    }
+
+    /** The Guard refusal in {@code error}'s cause chain (frameworks wrap it), or null. */
+    static Throwable refusal(Throwable error) {
+        for (Throwable current = error; current != null; current = current.getCause()) {
+            if (GuardServletExceptionHandler.guardType(current).isPresent()) {
+                return current;
+            }
+            if (current.getCause() == current) {
+                break;
+            }
+        }
+        return null;
     }
 
     static ResponseEntity<ProblemDetail> rateLimited(RateLimitExceededException e, String path) {

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
@@ -9,9 +10,7 @@ import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.ratelimit.RetryingAcquire;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
-import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * <p>A refusal is remembered until its {@code retryAfter} (see {@link RefusalCache}, exact by construction), so a key
  * hammered while over its limit is refused without a round trip.
  *
- * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
+ * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured: the client's
+ * timeouts decide how long an outage costs a call. Under load, calls that arrive while a round trip is in flight
+ * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -50,14 +51,14 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Refusals remembered at once unless told otherwise. */
     public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
 
-    private final RScript script;
+    private final ScriptConnection connection;
+    private final ScriptRunner runner;
     private final Clock clock;
     private final String prefix;
     private final String instanceId;
     private final ScheduledExecutorService timer;
     private final RetryingAcquire retrying;
     private final RefusalCache refusals;
-    // Per limiter, not static: each caches the digest Redis gave it, and limiters may talk to different servers.
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
     private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
@@ -84,7 +85,19 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public RedisRateLimiter(RedissonClient redisson, Clock clock, String keyPrefix, String instanceId,
                             int refusalCacheSize) {
-        Objects.requireNonNull(redisson, "redisson");
+        this(RedissonScriptConnection.of(redisson), clock, keyPrefix, instanceId, refusalCacheSize,
+                Pipeline.DEFAULT_MAX_BATCH);
+    }
+
+    /**
+     * @param connection       runs the scripts; closed by {@link #close()} (which never closes the client behind it)
+     * @param refusalCacheSize refusals remembered in process until their {@code retryAfter}; 0 sends every request
+     * @param maxBatch         the most calls sent together in one pipelined batch; 1 sends each call alone
+     */
+    public RedisRateLimiter(ScriptConnection connection, Clock clock, String keyPrefix, String instanceId,
+                            int refusalCacheSize, int maxBatch) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.runner = new ScriptRunner(new Pipeline(connection, maxBatch));
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
@@ -93,7 +106,6 @@ public final class RedisRateLimiter implements RateLimiter {
         if (instanceId == null || instanceId.isBlank()) {
             throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
         }
-        this.script = redisson.getScript(StringCodec.INSTANCE);
         this.prefix = keyPrefix;
         this.instanceId = RateLimitKeys.encode(instanceId);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -110,7 +122,7 @@ public final class RedisRateLimiter implements RateLimiter {
         try {
             return evaluate(policy, key, permits).toCompletableFuture().join().decision();
         } catch (CompletionException e) {
-            Throwable cause = LuaScript.unwrap(e);
+            Throwable cause = Failures.unwrap(e);
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -135,9 +147,15 @@ public final class RedisRateLimiter implements RateLimiter {
         return "redis";
     }
 
+    /** The Redis client the scripts go through: {@code redisson} or {@code lettuce}. */
+    public String clientName() {
+        return connection.clientName();
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();
+        connection.close();
     }
 
     /** Runs the policy's script; validation happens first, so an invalid request never reaches Redis. */
@@ -152,25 +170,25 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        List<Object> keys = keysOfTag(policy, tag);
+        List<String> keys = keysOfTag(policy, tag);
         String now = clientTime ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        Object[] args = switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> new Object[] {now, Long.toString(policy.rate()), Long.toString(intervalMicros),
-                    Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
-            case SLIDING_LOG, FIXED_WINDOW -> new Object[] {now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin)};
+        List<String> args = switch (policy.algorithm()) {
+            case TOKEN_BUCKET -> List.of(now, Long.toString(policy.rate()), Long.toString(intervalMicros),
+                    Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
+            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
+                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
         };
         CompletionStage<List<Object>> reply;
         try {
-            reply = scriptFor(policy.algorithm()).run(script, (String) keys.get(0), keys, args);
+            reply = runner.run(scriptFor(policy.algorithm()), keys, args);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
         return reply.handle((values, error) -> {
             if (error != null) {
-                Throwable cause = LuaScript.unwrap(error);
+                Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
                 throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
                         + cause.getClass().getSimpleName() + ")", cause);
@@ -182,12 +200,12 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
-    List<Object> keys(RateLimitPolicy policy, String key) {
+    List<String> keys(RateLimitPolicy policy, String key) {
         return keysOfTag(policy, RateLimitKeys.hashTag(policy.name(), key));
     }
 
     /** Like {@link #keys}, from the tag {@link RateLimitKeys#hashTag} made of the limiter and key. */
-    private List<Object> keysOfTag(RateLimitPolicy policy, String tag) {
+    private List<String> keysOfTag(RateLimitPolicy policy, String tag) {
         String base = prefix + tag + ":";
         String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
         return switch (policy.algorithm()) {

@@ -1,0 +1,89 @@
+package io.guard.ratelimit.redis;
+
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
+import org.redisson.api.RFuture;
+import org.redisson.api.RScript;
+import org.redisson.api.RScriptAsync;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Runs Guard's scripts through a {@link RedissonClient}: one call alone as a plain asynchronous {@code EVALSHA}, a
+ * batch as an {@link RBatch}, which Redisson sends pipelined, grouped per cluster node. Timeouts and retries are
+ * the client's own, for batches too ({@link BatchOptions#defaults()} defers to the client's configuration).
+ *
+ * <p>Works with Redisson 3.x and 4.x alike: it only uses API both have. In particular the reply type is
+ * {@code MAPVALUELIST} (a list of values decoded by the codec), because 3.x's {@code MULTI} is 4.x's {@code LIST}.
+ */
+public final class RedissonScriptConnection extends ScriptConnection {
+
+    private static final RScript.ReturnType LIST_OF_VALUES = RScript.ReturnType.MAPVALUELIST;
+
+    private final RedissonClient redisson;
+    private final RScript script;
+
+    private RedissonScriptConnection(RedissonClient redisson) {
+        this.redisson = redisson;
+        this.script = redisson.getScript(StringCodec.INSTANCE);
+    }
+
+    /** Uses {@code redisson} as it is configured; {@link #close()} leaves it open. */
+    public static RedissonScriptConnection of(RedissonClient redisson) {
+        return new RedissonScriptConnection(Objects.requireNonNull(redisson, "redisson"));
+    }
+
+    @Override
+    void send(List<ScriptCall> calls) {
+        if (calls.size() == 1) {
+            ScriptCall call = calls.get(0);
+            forward(run(script, call), call);
+            return;
+        }
+        RBatch batch = redisson.createBatch(BatchOptions.defaults());
+        RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
+        for (ScriptCall call : calls) {
+            forward(run(batched, call), call);
+        }
+        // Each call's own future carries its reply or error; the batch's fails as a whole when the batch cannot be
+        // sent, and must then fail the calls it did not answer.
+        batch.executeAsync().whenComplete((results, error) -> {
+            if (error != null) {
+                calls.forEach(call -> call.reply().completeExceptionally(error));
+            }
+        });
+    }
+
+    private static RFuture<List<Object>> run(RScriptAsync target, ScriptCall call) {
+        List<Object> keys = List.copyOf(call.keys());
+        Object[] args = call.args().toArray();
+        return call.byDigest()
+                ? target.evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().sha(), LIST_OF_VALUES,
+                        keys, args)
+                : target.evalAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().source(), LIST_OF_VALUES,
+                        keys, args);
+    }
+
+    private static void forward(RFuture<List<Object>> reply, ScriptCall call) {
+        reply.whenComplete((values, error) -> {
+            if (error == null) {
+                call.reply().complete(values);
+            } else {
+                call.reply().completeExceptionally(error);
+            }
+        });
+    }
+
+    @Override
+    public String clientName() {
+        return "redisson";
+    }
+
+    @Override
+    public void close() {
+        // Nothing of its own: the client belongs to the application.
+    }
+}

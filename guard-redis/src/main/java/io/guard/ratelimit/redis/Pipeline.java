@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Sends script calls so that a busy limiter costs Redis one read and one write per batch instead of per decision:
@@ -26,6 +27,7 @@ final class Pipeline {
     private final ScriptConnection connection;
     private final int maxBatch;
     private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
+    private final LongAdder batches = new LongAdder();
 
     Pipeline(ScriptConnection connection, int maxBatch) {
         if (maxBatch < 1) {
@@ -44,6 +46,11 @@ final class Pipeline {
             return;
         }
         lanes.computeIfAbsent(laneKey, key -> new Lane()).submit(call);
+    }
+
+    /** Batches sent since start-up, to see pipelining at work. */
+    long batchesSent() {
+        return batches.sum();
     }
 
     /** One queue with at most one batch in flight. */
@@ -79,6 +86,7 @@ final class Pipeline {
             for (int i = 0; i < replies.length; i++) {
                 replies[i] = batch.get(i).reply();
             }
+            batches.increment();
             try {
                 connection.send(batch);
             } catch (RuntimeException | Error e) {

@@ -52,6 +52,7 @@ public final class RedisRateLimiter implements RateLimiter {
     public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
 
     private final ScriptConnection connection;
+    private final Pipeline pipeline;
     private final ScriptRunner runner;
     private final Clock clock;
     private final String prefix;
@@ -97,7 +98,8 @@ public final class RedisRateLimiter implements RateLimiter {
     public RedisRateLimiter(ScriptConnection connection, Clock clock, String keyPrefix, String instanceId,
                             int refusalCacheSize, int maxBatch) {
         this.connection = Objects.requireNonNull(connection, "connection");
-        this.runner = new ScriptRunner(new Pipeline(connection, maxBatch));
+        this.pipeline = new Pipeline(connection, maxBatch);
+        this.runner = new ScriptRunner(pipeline);
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
@@ -213,6 +215,11 @@ public final class RedisRateLimiter implements RateLimiter {
             case TOKEN_BUCKET -> List.of(base + "tat" + instance);
             case FIXED_WINDOW -> List.of(base + "window" + instance);
         };
+    }
+
+    /** Batches sent to Redis so far. */
+    long batchesSent() {
+        return pipeline.batchesSent();
     }
 
     /** Refusals remembered right now. */

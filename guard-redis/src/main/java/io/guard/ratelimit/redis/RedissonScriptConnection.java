@@ -8,6 +8,7 @@ import org.redisson.api.RScriptAsync;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,21 +39,29 @@ public final class RedissonScriptConnection extends ScriptConnection {
 
     @Override
     void send(List<ScriptCall> calls) {
-        if (calls.size() == 1) {
-            ScriptCall call = calls.get(0);
-            forward(run(script, call), call);
+        if (calls.size() == 1 || calls.stream().noneMatch(ScriptCall::byDigest)) {
+            calls.forEach(call -> forward(run(script, call), call));
             return;
         }
         RBatch batch = redisson.createBatch(BatchOptions.defaults());
         RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
+        List<RFuture<List<Object>>> replies = new ArrayList<>(calls.size());
         for (ScriptCall call : calls) {
-            forward(run(batched, call), call);
+            // Redisson may send EVAL as EVALSHA (its script cache) and reloads only outside batches: send alone.
+            RFuture<List<Object>> reply = run(call.byDigest() ? batched : script, call);
+            forward(reply, call);
+            replies.add(reply);
         }
-        // Each call's own future carries its reply or error; the batch's fails as a whole when the batch cannot be
-        // sent, and must then fail the calls it did not answer.
+        // Each command's own future carries its reply or error, and is complete before the batch's when Redis
+        // answered (a NOSCRIPT answer to one call also fails the batch as a whole). Only calls Redis did not
+        // answer (the batch could not be written, or timed out) take the batch's error.
         batch.executeAsync().whenComplete((results, error) -> {
             if (error != null) {
-                calls.forEach(call -> call.reply().completeExceptionally(error));
+                for (int i = 0; i < calls.size(); i++) {
+                    if (!replies.get(i).isDone()) {
+                        calls.get(i).reply().completeExceptionally(error);
+                    }
+                }
             }
         });
     }

@@ -35,6 +35,14 @@ sealed interface BreakerState
         return null;
     }
 
+    /**
+     * Counts the calls admitted in this state and still running past slow-call-duration-threshold as slow calls
+     * and acts on the result as on a recorded call; called once per tracking generation by a starting or
+     * refused call, which is how a breaker whose calls all hang still opens.
+     */
+    default void checkHung() {
+    }
+
     /** Applies timed transitions that are due, for readers that do not call. */
     default void refresh() {
     }

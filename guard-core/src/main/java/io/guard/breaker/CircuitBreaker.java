@@ -3,27 +3,97 @@ package io.guard.breaker;
 import io.guard.breaker.window.Snapshot;
 import io.guard.event.GuardEvent;
 import io.guard.event.GuardEventListener;
+import io.guard.function.CheckedFunction;
+import io.guard.function.CheckedRunnable;
+import io.guard.function.CheckedSupplier;
+import io.guard.time.GuardClock;
+import io.guard.time.Scheduler;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * Watches the calls to one downstream and refuses them while the downstream is sick, so that callers fail fast
  * instead of piling up behind timeouts.
  *
- * <p>Two ways to use it. The <em>permission API</em> ({@link #tryAcquirePermission()}, then exactly one of
- * {@link #onSuccess}, {@link #onError}, {@link #onResult} or {@link #releasePermission()}) is what the Spring
- * aspects use; every acquired permission must be answered by exactly one of those calls, or a HALF_OPEN breaker
- * would wait for a trial call that never reports. The <em>decorators</em> ({@link #executeSupplier} and
- * friends) do that bookkeeping for you.
+ * <p>Three ways to use it. The <em>decorators</em> ({@link #executeSupplier} and friends) do all the bookkeeping.
+ * A <em>permit</em> ({@link #tryAcquire()}, then exactly one of the permit's {@code onSuccess}, {@code onResult},
+ * {@code onError} or {@code release}) is for callers that run the call themselves, such as the Spring aspects:
+ * the permit remembers the state that granted it and when the call started, so a permission given back reaches
+ * the state that granted it, a call that hangs is seen (see {@link Permit}), and a second answer is ignored.
+ * The handle-less <em>permission API</em> ({@link #tryAcquirePermission()}, {@link #onSuccess},
+ * {@link #onError}, {@link #onResult}, {@link #releasePermission()}) is Resilience4j's, kept for migrated code;
+ * it cannot tell which state granted a permission, and its calls are not watched for hangs.
  *
  * <p>Durations passed to the permission API are in nanoseconds measured with {@link #currentTimeNanos()}, so
  * that tests which move the breaker's clock by hand also move the measured call durations.
  */
 public interface CircuitBreaker {
+
+    /**
+     * A breaker that belongs to no registry, on the system clock; a timer thread is started only if the
+     * configuration needs one (automatic OPEN to HALF_OPEN, a HALF_OPEN maximum wait, a timeout), on first use.
+     * Resilience4j's {@code CircuitBreaker.of}.
+     */
+    static CircuitBreaker of(String name, CircuitBreakerConfig config) {
+        return of(name, config, GuardClock.system(), null);
+    }
+
+    /** {@link #of(String, CircuitBreakerConfig)} with Resilience4j's defaults. */
+    static CircuitBreaker ofDefaults(String name) {
+        return of(name, CircuitBreakerConfig.ofDefaults());
+    }
+
+    /**
+     * A breaker that belongs to no registry, on {@code clock}, running timed transitions on {@code scheduler}
+     * (null: a daemon timer thread of its own, started on first use).
+     */
+    static CircuitBreaker of(String name, CircuitBreakerConfig config, GuardClock clock, Scheduler scheduler) {
+        return Standalone.create(name, config, clock, scheduler);
+    }
+
+    /**
+     * One admitted call, answered exactly once by one of its methods; answers after the first are ignored, so a
+     * timeout and a late completion racing each other count the call once. Until it is answered the call counts
+     * as running: once it runs longer than slow-call-duration-threshold it counts as a slow call whenever the
+     * breaker evaluates its window, so a downstream that hangs opens the breaker on time. Durations are measured
+     * from {@link #startNanos()} on the breaker's clock. Any thread may answer.
+     */
+    interface Permit {
+
+        /** The breaker's clock when the call was admitted. */
+        long startNanos();
+
+        /** The state that admitted the call. */
+        State state();
+
+        /** The call succeeded. */
+        void onSuccess();
+
+        /** The call returned {@code result}; the result predicate decides whether it failed. */
+        void onResult(Object result);
+
+        /** The call failed with {@code error}, classified by the configuration (an ignored error releases). */
+        void onError(Throwable error);
+
+        /** The call was not made or was cancelled: the permission goes back to the state that granted it. */
+        void release();
+    }
+
+    /**
+     * Asks to make one call: a permit to answer, or {@code null} when the state refuses (counted and published as
+     * a not-permitted event).
+     */
+    Permit tryAcquire();
+
+    /** Like {@link #tryAcquire()}, but throws {@link CallNotPermittedException} on refusal. */
+    Permit acquire();
 
     /** The name this breaker is registered under. */
     String name();
@@ -94,6 +164,12 @@ public interface CircuitBreaker {
 
     void transitionToOpenState();
 
+    /** OPEN for {@code wait} instead of the configured wait; from any state, OPEN included (the wait restarts). */
+    void transitionToOpenStateFor(Duration wait);
+
+    /** OPEN until {@code until} (on the breaker's clock); from any state, OPEN included. */
+    void transitionToOpenStateUntil(Instant until);
+
     void transitionToHalfOpenState();
 
     void transitionToDisabledState();
@@ -102,7 +178,10 @@ public interface CircuitBreaker {
 
     void transitionToMetricsOnlyState();
 
-    /** Back to CLOSED with an empty window and counters; publishes a reset event. */
+    /**
+     * Back to CLOSED with an empty window and counters; publishes a state transition (unless it was CLOSED) and
+     * a reset event, as Resilience4j does.
+     */
     void reset();
 
     /**
@@ -133,9 +212,26 @@ public interface CircuitBreaker {
 
     Runnable decorateRunnable(Runnable runnable);
 
+    <T> T executeCheckedSupplier(CheckedSupplier<T> supplier) throws Throwable;
+
+    void executeCheckedRunnable(CheckedRunnable runnable) throws Throwable;
+
+    <T> CheckedSupplier<T> decorateCheckedSupplier(CheckedSupplier<T> supplier);
+
+    CheckedRunnable decorateCheckedRunnable(CheckedRunnable runnable);
+
+    <T, R> CheckedFunction<T, R> decorateCheckedFunction(CheckedFunction<T, R> function);
+
+    <T, R> Function<T, R> decorateFunction(Function<T, R> function);
+
+    <T> Consumer<T> decorateConsumer(Consumer<T> consumer);
+
     /**
      * Decorates an asynchronous call: the outcome is recorded when the stage completes; a stage that is
-     * cancelled releases its permission.
+     * cancelled releases its permission. With a {@link CircuitBreakerConfig#timeout() timeout}, a stage still
+     * running when it passes is completed with a {@link java.util.concurrent.TimeoutException} (which cancels the
+     * work behind a {@code CompletableFuture} only as far as that work checks), recorded as a failure whatever
+     * the exception rules say.
      */
     <T> Supplier<CompletionStage<T>> decorateCompletionStage(Supplier<? extends CompletionStage<T>> supplier);
 }

@@ -3,6 +3,9 @@ package io.guard.breaker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -32,6 +35,19 @@ import java.util.function.Predicate;
  *                                              as in Resilience4j); a throwing predicate counts as "record"
  * @param ignoreExceptionPredicate              further test for ignoring; a throwing predicate counts as "do not ignore"
  * @param recordResultPredicate                 results counted as failures; a throwing predicate counts as "not a failure"
+ * @param initialState                          the state a new breaker starts in (and {@link CircuitBreaker#reset()}
+ *                                              does not change: reset always goes to CLOSED, as in Resilience4j)
+ * @param transitionToStateAfterWaitDuration    where a HALF_OPEN goes when max-wait-duration-in-half-open-state
+ *                                              passes: OPEN (the default) or CLOSED
+ * @param randomizedWaitFactor                  spreads each OPEN wait uniformly over wait * [1 - f, 1 + f], so that
+ *                                              instances opened together do not probe together; in [0, 1), 0 = off
+ * @param waitIntervalFunctionInOpenState       the OPEN wait of the n-th consecutive opening (n from 1); replaces
+ *                                              the wait, backoff and randomization properties when set
+ * @param transitionOnResult                    asked after each recorded outcome (result or throwable, one of
+ *                                              them null) in CLOSED and HALF_OPEN; may open the breaker at once
+ * @param timeout                               asynchronous calls still running after this long are completed
+ *                                              with a {@link java.util.concurrent.TimeoutException}, cancelled and
+ *                                              recorded as failures; zero = no timeout
  */
 public record CircuitBreakerConfig(
         float failureRateThreshold,
@@ -50,7 +66,13 @@ public record CircuitBreakerConfig(
         List<Class<? extends Throwable>> ignoreExceptions,
         Predicate<Throwable> recordExceptionPredicate,
         Predicate<Throwable> ignoreExceptionPredicate,
-        Predicate<Object> recordResultPredicate) {
+        Predicate<Object> recordResultPredicate,
+        State initialState,
+        State transitionToStateAfterWaitDuration,
+        double randomizedWaitFactor,
+        IntFunction<Duration> waitIntervalFunctionInOpenState,
+        BiFunction<Object, Throwable, TransitionCheck> transitionOnResult,
+        Duration timeout) {
 
     /** The record predicate when none is configured; the breaker then records every throwable. */
     static final Predicate<Throwable> RECORD_ALL = t -> true;
@@ -92,6 +114,66 @@ public record CircuitBreakerConfig(
         recordExceptionPredicate = recordExceptionPredicate == null ? RECORD_ALL : recordExceptionPredicate;
         ignoreExceptionPredicate = ignoreExceptionPredicate == null ? t -> false : ignoreExceptionPredicate;
         recordResultPredicate = recordResultPredicate == null ? r -> false : recordResultPredicate;
+        initialState = initialState == null ? State.CLOSED : initialState;
+        transitionToStateAfterWaitDuration = transitionToStateAfterWaitDuration == null
+                ? State.OPEN : transitionToStateAfterWaitDuration;
+        if (transitionToStateAfterWaitDuration != State.OPEN && transitionToStateAfterWaitDuration != State.CLOSED) {
+            throw new IllegalArgumentException("transition-to-state-after-wait-duration must be OPEN or CLOSED but was "
+                    + transitionToStateAfterWaitDuration);
+        }
+        if (!(randomizedWaitFactor >= 0 && randomizedWaitFactor < 1)) {
+            throw new IllegalArgumentException("randomized-wait-factor must be in [0, 1) but was "
+                    + randomizedWaitFactor);
+        }
+        timeout = timeout == null ? Duration.ZERO : timeout;
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative but was " + timeout);
+        }
+    }
+
+    /**
+     * How long the {@code attempt}-th consecutive opening (from 1) waits in OPEN: the custom function if set, else
+     * wait-duration-in-open-state backed off by the multiplier (capped), then spread by the randomized wait factor.
+     * Never below 1 ms.
+     */
+    public Duration waitDurationInOpenState(int attempt) {
+        if (waitIntervalFunctionInOpenState != null) {
+            Duration wait = waitIntervalFunctionInOpenState.apply(attempt);
+            if (wait == null || wait.toMillis() < 1) {
+                throw new IllegalStateException("wait-interval-function-in-open-state returned " + wait
+                        + " for attempt " + attempt + "; it must return at least 1ms");
+            }
+            return wait;
+        }
+        long nanos = waitDurationInOpenState.toNanos();
+        if (exponentialBackoffMultiplier != 1.0 && attempt > 1) {
+            double backedOff = nanos * Math.pow(exponentialBackoffMultiplier, attempt - 1);
+            nanos = (long) Math.min(exponentialMaxWaitDurationInOpenState.toNanos(), backedOff);
+        }
+        if (randomizedWaitFactor > 0) {
+            double spread = 1 + randomizedWaitFactor * (2 * ThreadLocalRandom.current().nextDouble() - 1);
+            nanos = Math.max(1_000_000L, (long) (nanos * spread));
+        }
+        return Duration.ofNanos(nanos);
+    }
+
+    /**
+     * Resilience4j's combined record predicate: true when {@code error} is an instance of a record-exceptions type
+     * or the record predicate accepts it; true for everything when neither is configured. Ignore wins over record
+     * when both match (see {@link #effectiveIgnoreExceptionPredicate()}).
+     */
+    public Predicate<Throwable> effectiveRecordExceptionPredicate() {
+        if (recordExceptions.isEmpty() && recordExceptionPredicate == RECORD_ALL) {
+            return RECORD_ALL;
+        }
+        Predicate<Throwable> byType = t -> recordExceptions.stream().anyMatch(type -> type.isInstance(t));
+        return recordExceptionPredicate == RECORD_ALL ? byType : byType.or(recordExceptionPredicate);
+    }
+
+    /** Resilience4j's combined ignore predicate: an instance of an ignore-exceptions type, or the ignore predicate. */
+    public Predicate<Throwable> effectiveIgnoreExceptionPredicate() {
+        Predicate<Throwable> byType = t -> ignoreExceptions.stream().anyMatch(type -> type.isInstance(t));
+        return byType.or(ignoreExceptionPredicate);
     }
 
     /** The Resilience4j defaults. */
@@ -146,6 +228,12 @@ public record CircuitBreakerConfig(
         private Predicate<Throwable> recordExceptionPredicate;
         private Predicate<Throwable> ignoreExceptionPredicate;
         private Predicate<Object> recordResultPredicate;
+        private State initialState = State.CLOSED;
+        private State transitionToStateAfterWaitDuration = State.OPEN;
+        private double randomizedWaitFactor;
+        private IntFunction<Duration> waitIntervalFunctionInOpenState;
+        private BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
+        private Duration timeout = Duration.ZERO;
 
         private Builder() {
         }
@@ -170,6 +258,12 @@ public record CircuitBreakerConfig(
             recordExceptionPredicate = c.recordExceptionPredicate;
             ignoreExceptionPredicate = c.ignoreExceptionPredicate;
             recordResultPredicate = c.recordResultPredicate;
+            initialState = c.initialState;
+            transitionToStateAfterWaitDuration = c.transitionToStateAfterWaitDuration;
+            randomizedWaitFactor = c.randomizedWaitFactor;
+            waitIntervalFunctionInOpenState = c.waitIntervalFunctionInOpenState;
+            transitionOnResult = c.transitionOnResult;
+            timeout = c.timeout;
         }
 
         public Builder failureRateThreshold(float percent) { this.failureRateThreshold = percent; return this; }
@@ -215,12 +309,41 @@ public record CircuitBreakerConfig(
 
         public Builder recordResult(Predicate<Object> p) { this.recordResultPredicate = p; return this; }
 
+        /** The state a new breaker starts in; CLOSED by default. */
+        public Builder initialState(State state) { this.initialState = state; return this; }
+
+        /** Where HALF_OPEN goes after max-wait-duration-in-half-open-state: OPEN (default) or CLOSED. */
+        public Builder transitionToStateAfterWaitDuration(State state) {
+            this.transitionToStateAfterWaitDuration = state;
+            return this;
+        }
+
+        /** Spreads each OPEN wait over wait * [1 - factor, 1 + factor]; 0 turns it off. */
+        public Builder randomizedWaitFactor(double factor) { this.randomizedWaitFactor = factor; return this; }
+
+        /** The OPEN wait of the n-th consecutive opening (n from 1), replacing wait, backoff and randomization. */
+        public Builder waitIntervalFunctionInOpenState(IntFunction<Duration> function) {
+            this.waitIntervalFunctionInOpenState = function;
+            return this;
+        }
+
+        /** Asked after each recorded outcome in CLOSED and HALF_OPEN: may open the breaker at once. */
+        public Builder transitionOnResult(BiFunction<Object, Throwable, TransitionCheck> check) {
+            this.transitionOnResult = check;
+            return this;
+        }
+
+        /** Completes asynchronous calls exceptionally after this long; zero (the default) = no timeout. */
+        public Builder timeout(Duration timeout) { this.timeout = timeout; return this; }
+
         public CircuitBreakerConfig build() {
             return new CircuitBreakerConfig(failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
                     slidingWindowType, slidingWindowSize, minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState,
                     waitDurationInOpenState, exponentialBackoffMultiplier, exponentialMaxWaitDurationInOpenState,
                     automaticTransitionFromOpenToHalfOpenEnabled, maxWaitDurationInHalfOpenState, recordExceptions,
-                    ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate);
+                    ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate,
+                    initialState, transitionToStateAfterWaitDuration, randomizedWaitFactor,
+                    waitIntervalFunctionInOpenState, transitionOnResult, timeout);
         }
     }
 }

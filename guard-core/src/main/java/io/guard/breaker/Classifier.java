@@ -59,6 +59,21 @@ final class Classifier {
         return test(resultPredicate, result, false, "record-result");
     }
 
+    /** Asks a transition-on-result check; one that throws or returns null means "no transition". */
+    TransitionCheck transitionCheck(java.util.function.BiFunction<Object, Throwable, TransitionCheck> check,
+                                    Object result, Throwable error) {
+        try {
+            TransitionCheck answer = check.apply(result, error);
+            return answer != null ? answer : TransitionCheck.noTransition();
+        } catch (Throwable e) {
+            if (warned.compareAndSet(false, true)) {
+                log.warn("Circuit breaker '{}': the transition-on-result check threw {}; treating it as no transition "
+                        + "(logged once)", breakerName, e, e);
+            }
+            return TransitionCheck.noTransition();
+        }
+    }
+
     private static boolean instanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {
         for (Class<? extends Throwable> type : types) {
             if (type.isInstance(error)) {

@@ -1,18 +1,30 @@
 package io.guard.breaker;
 
+import io.guard.function.CheckedFunction;
+import io.guard.function.CheckedRunnable;
+import io.guard.function.CheckedSupplier;
+
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The executors and decorators, written once on top of the permission API: every path that acquires a permission
+ * The executors and decorators, written once on top of the permit protocol: every path that acquires a permission
  * answers it exactly once, whatever the call throws ({@link Error}s included), so no path can leak a HALF_OPEN
  * trial permit. A permission that is given back (cancelled stage, ignored error) goes back to the state that
- * granted it, so a call admitted while CLOSED can never hand a HALF_OPEN an extra trial permit.
+ * granted it, so a call admitted while CLOSED can never hand a HALF_OPEN an extra trial permit. Every call counts
+ * as running from its start to its answer, which is how a hanging call is seen before it ends.
+ *
+ * <p>The synchronous executors keep the permit's parts in local variables instead of a {@link CallPermit}
+ * object, so the hot path allocates nothing; asynchronous calls, which outlive the frame, use a {@link CallPermit}.
  */
 abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
@@ -28,20 +40,48 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     /** Like {@link #onError(long, Throwable)}, an ignored error giving the permission back to its state. */
     abstract void onError(BreakerState granting, long durationNanos, Throwable error);
 
-    // executeSupplier and executeCallable repeat one body on purpose: folding them into one generic method behind a
-    // functional interface made the 2-thread BreakerBenchmark bimodal (60 or 130-200 ns per call, by JIT run).
+    /** Records a call that ran out of time: a failure, whatever the exception rules say. */
+    abstract void onTimeout(long durationNanos, TimeoutException error);
+
+    /** Counts a call that started at {@code startNanos} as running; returns what {@link #finished} needs. */
+    abstract int[] started(long startNanos);
+
+    /** The call counted by {@link #started} has ended; call it before recording its outcome. */
+    abstract void finished(int[] cell, long startNanos);
+
+    /** Runs {@code task} after {@code delay} on the breaker's scheduler; returns its cancellation. */
+    abstract Runnable schedule(Duration delay, Runnable task);
+
+    @Override
+    public Permit tryAcquire() {
+        BreakerState granting = tryGrant();
+        return granting == null ? null : new CallPermit(this, granting, currentTimeNanos());
+    }
+
+    @Override
+    public Permit acquire() {
+        return new CallPermit(this, grant(), currentTimeNanos());
+    }
+
+    // The executors repeat one body on purpose: folding them into one generic method behind a functional
+    // interface made the 2-thread BreakerBenchmark bimodal (60 or 130-200 ns per call, by JIT run).
     @Override
     public <T> T executeSupplier(Supplier<T> supplier) {
         BreakerState granting = grant();
         long start = currentTimeNanos();
+        int[] cell = started(start);
         T result;
         try {
             result = supplier.get();
         } catch (Throwable e) {
-            onError(granting, currentTimeNanos() - start, e);
+            long end = currentTimeNanos();
+            finished(cell, start);
+            onError(granting, end - start, e);
             throw e;
         }
-        onResult(currentTimeNanos() - start, result);
+        long end = currentTimeNanos();
+        finished(cell, start);
+        onResult(end - start, result);
         return result;
     }
 
@@ -49,14 +89,39 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     public <T> T executeCallable(Callable<T> callable) throws Exception {
         BreakerState granting = grant();
         long start = currentTimeNanos();
+        int[] cell = started(start);
         T result;
         try {
             result = callable.call();
         } catch (Throwable e) {
-            onError(granting, currentTimeNanos() - start, e);
+            long end = currentTimeNanos();
+            finished(cell, start);
+            onError(granting, end - start, e);
             throw e;
         }
-        onResult(currentTimeNanos() - start, result);
+        long end = currentTimeNanos();
+        finished(cell, start);
+        onResult(end - start, result);
+        return result;
+    }
+
+    @Override
+    public <T> T executeCheckedSupplier(CheckedSupplier<T> supplier) throws Throwable {
+        BreakerState granting = grant();
+        long start = currentTimeNanos();
+        int[] cell = started(start);
+        T result;
+        try {
+            result = supplier.get();
+        } catch (Throwable e) {
+            long end = currentTimeNanos();
+            finished(cell, start);
+            onError(granting, end - start, e);
+            throw e;
+        }
+        long end = currentTimeNanos();
+        finished(cell, start);
+        onResult(end - start, result);
         return result;
     }
 
@@ -64,13 +129,36 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     public void executeRunnable(Runnable runnable) {
         BreakerState granting = grant();
         long start = currentTimeNanos();
+        int[] cell = started(start);
         try {
             runnable.run();
         } catch (Throwable e) {
-            onError(granting, currentTimeNanos() - start, e);
+            long end = currentTimeNanos();
+            finished(cell, start);
+            onError(granting, end - start, e);
             throw e;
         }
-        onSuccess(currentTimeNanos() - start);
+        long end = currentTimeNanos();
+        finished(cell, start);
+        onSuccess(end - start);
+    }
+
+    @Override
+    public void executeCheckedRunnable(CheckedRunnable runnable) throws Throwable {
+        BreakerState granting = grant();
+        long start = currentTimeNanos();
+        int[] cell = started(start);
+        try {
+            runnable.run();
+        } catch (Throwable e) {
+            long end = currentTimeNanos();
+            finished(cell, start);
+            onError(granting, end - start, e);
+            throw e;
+        }
+        long end = currentTimeNanos();
+        finished(cell, start);
+        onSuccess(end - start);
     }
 
     @Override
@@ -88,20 +176,45 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
         return () -> executeRunnable(runnable);
     }
 
+    @Override
+    public <T> CheckedSupplier<T> decorateCheckedSupplier(CheckedSupplier<T> supplier) {
+        return () -> executeCheckedSupplier(supplier);
+    }
+
+    @Override
+    public CheckedRunnable decorateCheckedRunnable(CheckedRunnable runnable) {
+        return () -> executeCheckedRunnable(runnable);
+    }
+
+    @Override
+    public <T, R> CheckedFunction<T, R> decorateCheckedFunction(CheckedFunction<T, R> function) {
+        return input -> executeCheckedSupplier(() -> function.apply(input));
+    }
+
+    @Override
+    public <T, R> Function<T, R> decorateFunction(Function<T, R> function) {
+        return input -> executeSupplier(() -> function.apply(input));
+    }
+
+    @Override
+    public <T> Consumer<T> decorateConsumer(Consumer<T> consumer) {
+        return input -> executeRunnable(() -> consumer.accept(input));
+    }
+
     /**
      * A refusal and a supplier that throws both come back as a failed stage rather than a thrown exception, so
      * asynchronous callers handle every failure in one place. The caller gets the supplier's own stage, so
-     * cancelling it reaches the work and gives the permission back.
+     * cancelling it reaches the work and gives the permission back; with a timeout, a stage that is not a
+     * {@link CompletableFuture} is answered through a new future the timeout can complete.
      */
     @Override
     public <T> Supplier<CompletionStage<T>> decorateCompletionStage(Supplier<? extends CompletionStage<T>> supplier) {
         return () -> {
-            BreakerState granting = tryGrant();
-            if (granting == null) {
+            CallPermit permit = (CallPermit) tryAcquire();
+            if (permit == null) {
                 return CompletableFuture.failedFuture(
                         new CallNotPermittedException(name(), state(), remainingOpenTime()));
             }
-            long start = currentTimeNanos();
             CompletionStage<T> stage;
             try {
                 stage = supplier.get();
@@ -110,24 +223,58 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
                             + "': the decorated supplier returned a null CompletionStage");
                 }
             } catch (Throwable e) {
-                onError(granting, currentTimeNanos() - start, e);
+                permit.onError(e);
                 return CompletableFuture.failedFuture(e);
             }
-            stage.whenComplete((result, error) -> {
-                long duration = currentTimeNanos() - start;
-                if (error == null) {
-                    onResult(duration, result);
-                    return;
-                }
-                Throwable cause = unwrap(error);
-                if (cause instanceof CancellationException) {
-                    release(granting);
-                } else {
-                    onError(granting, duration, cause);
+            Duration timeout = config().timeout();
+            if (timeout.isZero()) {
+                stage.whenComplete((result, error) -> answer(permit, result, error));
+                return stage;
+            }
+            CompletableFuture<T> answered = stage instanceof CompletableFuture<T> own ? own : new CompletableFuture<>();
+            Runnable cancelTimer = schedule(timeout, () -> {
+                TimeoutException error = new TimeoutException("circuit breaker '" + name() + "': call still running after "
+                        + timeout.toMillis() + " ms (timeout)");
+                if (permit.timeOut(error)) {
+                    answered.completeExceptionally(error);
+                    cancel(stage);
                 }
             });
-            return stage;
+            stage.whenComplete((result, error) -> {
+                cancelTimer.run();
+                answer(permit, result, error);
+                if (answered != stage) {
+                    if (error != null) {
+                        answered.completeExceptionally(error);
+                    } else {
+                        answered.complete(result);
+                    }
+                }
+            });
+            return answered;
         };
+    }
+
+    /** Cancels the work behind {@code stage} if it can be reached; a stage without a future has nothing to cancel. */
+    private static void cancel(CompletionStage<?> stage) {
+        try {
+            stage.toCompletableFuture().cancel(true);
+        } catch (UnsupportedOperationException e) {
+            // a stage that cannot be converted exposes no way to stop its work
+        }
+    }
+
+    private static void answer(CallPermit permit, Object result, Throwable error) {
+        if (error == null) {
+            permit.onResult(result);
+            return;
+        }
+        Throwable cause = unwrap(error);
+        if (cause instanceof CancellationException) {
+            permit.release();
+        } else {
+            permit.onError(cause);
+        }
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -10,10 +10,14 @@ import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -29,6 +33,8 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     private final BreakerEvents events;
     private final Classifier classifier;
     private final long slowNanos;
+    private final InFlightCalls inFlight;
+    private final BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
     private final AtomicReference<BreakerState> current;
     private final LongAdder notPermitted = new LongAdder();
 
@@ -41,8 +47,23 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         this.events = new BreakerEvents(name, clock, eventBufferSize);
         this.classifier = new Classifier(name, config);
         this.slowNanos = config.slowCallDurationThreshold().toNanos();
+        this.inFlight = new InFlightCalls(slowNanos);
+        this.transitionOnResult = config.transitionOnResult();
         this.current = new AtomicReference<>();
-        this.current.set(new ClosedState(this));
+        BreakerState initial = initialState(config.initialState());
+        this.current.set(initial);
+        initial.onEnter();
+    }
+
+    private BreakerState initialState(State state) {
+        return switch (state) {
+            case CLOSED -> new ClosedState(this);
+            case OPEN -> new OpenState(this, null, 1);
+            case HALF_OPEN -> new HalfOpenState(this, 1);
+            case DISABLED -> new DisabledState();
+            case FORCED_OPEN -> new ForcedOpenState();
+            case METRICS_ONLY -> new MetricsOnlyState(this);
+        };
     }
 
     @Override
@@ -99,6 +120,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     BreakerState tryGrant() {
         BreakerState granting = current.get().acquire();
         if (granting == null) {
+            if (inFlight.checkDue(clock.nanoTime())) {
+                current.get().checkHung(); // all trial calls of a HALF_OPEN may be hanging
+            }
             notPermitted.increment();
             events.publish(GuardEvent.Type.NOT_PERMITTED, 0, Map.of("state", current.get().state().name()));
         }
@@ -122,9 +146,50 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
+    int[] started(long startNanos) {
+        int[] cell = inFlight.start(startNanos);
+        if (inFlight.checkDue(startNanos)) {
+            current.get().checkHung();
+        }
+        return cell;
+    }
+
+    @Override
+    void finished(int[] cell, long startNanos) {
+        inFlight.finish(cell, startNanos);
+    }
+
+    /** Calls started at or after {@code sinceNanos} and still running past slow-call-duration-threshold. */
+    int hungSince(long sinceNanos) {
+        return inFlight.hung(clock.nanoTime(), sinceNanos);
+    }
+
+    @Override
+    Runnable schedule(Duration delay, Runnable task) {
+        return scheduler.schedule(delay, task);
+    }
+
+    @Override
     public void onSuccess(long durationNanos) {
+        recordSuccess(durationNanos);
+        if (transitionOnResult != null) {
+            checkTransition(null, null);
+        }
+    }
+
+    private void recordSuccess(long durationNanos) {
         events.success(durationNanos);
         current.get().record(durationNanos, false);
+    }
+
+    @Override
+    void onTimeout(long durationNanos, TimeoutException error) {
+        events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName(),
+                "timeout", config.timeout().toString()));
+        current.get().record(durationNanos, true);
+        if (transitionOnResult != null) {
+            checkTransition(null, error);
+        }
     }
 
     @Override
@@ -138,13 +203,21 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
             case FAILURE -> {
                 events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName()));
                 current.get().record(durationNanos, true);
+                if (transitionOnResult != null) {
+                    checkTransition(null, error);
+                }
             }
             case IGNORED -> {
                 events.publish(GuardEvent.Type.IGNORED_ERROR, durationNanos,
                         Map.of("error", error.getClass().getName()));
                 granting.release();
             }
-            case SUCCESS -> onSuccess(durationNanos);
+            case SUCCESS -> {
+                recordSuccess(durationNanos);
+                if (transitionOnResult != null) {
+                    checkTransition(null, error);
+                }
+            }
         }
     }
 
@@ -160,8 +233,31 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
                     Map.of("result", result == null ? "null" : result.getClass().getName()));
             current.get().record(durationNanos, true);
         } else {
-            onSuccess(durationNanos);
+            recordSuccess(durationNanos);
         }
+        if (transitionOnResult != null) {
+            checkTransition(result, null);
+        }
+    }
+
+    /** Asks transition-on-result about one outcome; CLOSED and HALF_OPEN open when it says so. */
+    private void checkTransition(Object result, Throwable error) {
+        TransitionCheck check = classifier.transitionCheck(transitionOnResult, result, error);
+        if (!check.open()) {
+            return;
+        }
+        BreakerState from = current.get();
+        if (from instanceof ClosedState || from instanceof HalfOpenState) {
+            transition(from, new OpenState(this, from.window(), nextAttempt(from), waitNanos(check, from)), null);
+        }
+    }
+
+    private long waitNanos(TransitionCheck check, BreakerState from) {
+        if (check.waitUntil() != null) {
+            return Duration.between(clock.instant(), check.waitUntil()).toNanos();
+        }
+        return check.waitFor() != null ? check.waitFor().toNanos()
+                : config.waitDurationInOpenState(nextAttempt(from)).toNanos();
     }
 
     @Override
@@ -177,6 +273,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     @Override
     public void transitionToOpenState() {
         manual(s -> s instanceof OpenState ? null : new OpenState(this, s.window(), nextAttempt(s)));
+    }
+
+    @Override
+    public void transitionToOpenStateFor(Duration wait) {
+        Objects.requireNonNull(wait, "wait");
+        manual(s -> new OpenState(this, s.window(), nextAttempt(s), wait.toNanos()));
+    }
+
+    @Override
+    public void transitionToOpenStateUntil(Instant until) {
+        Objects.requireNonNull(until, "until");
+        manual(s -> new OpenState(this, s.window(), nextAttempt(s),
+                Duration.between(clock.instant(), until).toNanos()));
     }
 
     @Override
@@ -200,11 +309,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         manual(s -> s instanceof MetricsOnlyState ? null : new MetricsOnlyState(this));
     }
 
+    /**
+     * A state-transition event is published when the breaker was not CLOSED, so that listeners tracking the state
+     * from transitions (metrics, dashboards) follow a reset; then the reset event.
+     */
     @Override
     public void reset() {
         BreakerState previous = current.getAndSet(new ClosedState(this));
         previous.onExit();
         notPermitted.reset();
+        if (previous.state() != State.CLOSED) {
+            events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
+                    Map.of("from", previous.state().name(), "to", State.CLOSED.name()));
+        }
         events.publish(GuardEvent.Type.RESET, 0, Map.of("from", previous.state().name()));
     }
 
@@ -251,6 +368,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         return scheduler.schedule(Duration.ofNanos(delayNanos), task);
     }
 
+
     /**
      * Moves from {@code from} to {@code to} if {@code from} is still current. Exactly one caller wins per state
      * object, so a threshold crossing seen by many threads opens the breaker, and is published, once.
@@ -280,8 +398,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         }
     }
 
+    /** OPEN after a HALF_OPEN backs off further; OPEN after OPEN keeps its attempt; anything else starts at 1. */
     private static int nextAttempt(BreakerState s) {
-        return s instanceof HalfOpenState half ? half.attempt() + 1 : 1;
+        if (s instanceof HalfOpenState half) {
+            return half.attempt() + 1;
+        }
+        return s instanceof OpenState open ? open.attempt() : 1;
     }
 
     private void manual(Function<BreakerState, BreakerState> next) {

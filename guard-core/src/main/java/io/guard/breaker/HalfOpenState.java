@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Admits {@code permitted-number-of-calls-in-half-open-state} trial calls; once that many outcomes are in, the
  * breaker closes or opens again. A permission given back (ignored error, cancelled call) is admitted again, so
- * the state cannot wait forever for a trial that never reports; max-wait-duration-in-half-open-state is the
- * safety net for callers of the permission API that never answer.
+ * the state cannot wait forever for a trial that never reports; trials hanging past the slow-call threshold count
+ * as slow trials; max-wait-duration-in-half-open-state (then transition-to-state-after-wait-duration) is the
+ * safety net for callers of the handle-less permission API that never answer.
  */
 final class HalfOpenState implements BreakerState {
 
@@ -39,7 +40,7 @@ final class HalfOpenState implements BreakerState {
     @Override
     public BreakerState acquire() {
         if (overdue()) {
-            reopen(null);
+            waitedTooLong();
             return breaker.currentState().acquire();
         }
         while (true) {
@@ -66,7 +67,22 @@ final class HalfOpenState implements BreakerState {
     @Override
     public void record(long durationNanos, boolean failed) {
         Snapshot snapshot = window.record(durationNanos, failed, breaker.isSlow(durationNanos));
-        if (snapshot == null || snapshot.calls() < permitted) {
+        if (snapshot != null) {
+            decide(window.withHungCalls(snapshot, breaker.hungSince(enteredAt)));
+        }
+    }
+
+    /** Trial calls hanging past the slow-call threshold count as slow trials, so hung trials cannot stall HALF_OPEN. */
+    @Override
+    public void checkHung() {
+        int hung = breaker.hungSince(enteredAt);
+        if (hung > 0) {
+            decide(window.withHungCalls(window.snapshot(), hung));
+        }
+    }
+
+    private void decide(Snapshot snapshot) {
+        if (snapshot.calls() < permitted) {
             return;
         }
         if (breaker.exceeds(snapshot)) {
@@ -78,7 +94,7 @@ final class HalfOpenState implements BreakerState {
 
     @Override
     public Snapshot snapshot() {
-        return window.snapshot();
+        return window.withHungCalls(window.snapshot(), breaker.hungSince(enteredAt));
     }
 
     @Override
@@ -98,7 +114,7 @@ final class HalfOpenState implements BreakerState {
     @Override
     public void refresh() {
         if (overdue()) {
-            reopen(null);
+            waitedTooLong();
         }
     }
 
@@ -106,7 +122,7 @@ final class HalfOpenState implements BreakerState {
     public void onEnter() {
         long maxWait = breaker.config().maxWaitDurationInHalfOpenState().toNanos();
         if (maxWait > 0) {
-            cancelTimer = breaker.schedule(maxWait, () -> reopen(null));
+            cancelTimer = breaker.schedule(maxWait, this::waitedTooLong);
         }
     }
 
@@ -121,6 +137,15 @@ final class HalfOpenState implements BreakerState {
     private boolean overdue() {
         long maxWait = breaker.config().maxWaitDurationInHalfOpenState().toNanos();
         return maxWait > 0 && breaker.currentTimeNanos() - enteredAt >= maxWait;
+    }
+
+    /** max-wait-duration-in-half-open-state passed: transition-to-state-after-wait-duration decides where to go. */
+    private void waitedTooLong() {
+        if (breaker.config().transitionToStateAfterWaitDuration() == State.CLOSED) {
+            breaker.transition(this, new ClosedState(breaker), null);
+        } else {
+            reopen(null);
+        }
     }
 
     private void reopen(Snapshot cause) {

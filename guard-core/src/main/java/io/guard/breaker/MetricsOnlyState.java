@@ -14,10 +14,12 @@ final class MetricsOnlyState implements BreakerState {
     private final DefaultCircuitBreaker breaker;
     private final SlidingWindow window;
     private final AtomicBoolean exceeded = new AtomicBoolean();
+    private final long enteredAt;
 
     MetricsOnlyState(DefaultCircuitBreaker breaker) {
         this.breaker = breaker;
         this.window = breaker.newWindow();
+        this.enteredAt = breaker.currentTimeNanos();
     }
 
     @Override
@@ -37,9 +39,20 @@ final class MetricsOnlyState implements BreakerState {
     @Override
     public void record(long durationNanos, boolean failed) {
         Snapshot snapshot = window.record(durationNanos, failed, breaker.isSlow(durationNanos));
-        if (snapshot == null) {
-            return;
+        if (snapshot != null) {
+            publishIfExceeded(window.withHungCalls(snapshot, breaker.hungSince(enteredAt)));
         }
+    }
+
+    @Override
+    public void checkHung() {
+        int hung = breaker.hungSince(enteredAt);
+        if (hung > 0) {
+            publishIfExceeded(window.withHungCalls(window.snapshot(), hung));
+        }
+    }
+
+    private void publishIfExceeded(Snapshot snapshot) {
         if (breaker.exceeds(snapshot)) {
             if (exceeded.compareAndSet(false, true)) {
                 breaker.publishExceeded(snapshot);
@@ -51,7 +64,7 @@ final class MetricsOnlyState implements BreakerState {
 
     @Override
     public Snapshot snapshot() {
-        return window.snapshot();
+        return window.withHungCalls(window.snapshot(), breaker.hungSince(enteredAt));
     }
 
     @Override

@@ -17,23 +17,18 @@ final class OpenState implements BreakerState {
     private final long waitNanos;
     private volatile Runnable cancelTimer;
 
+    /** Waits as configured for the {@code attempt}-th consecutive opening (backed off, randomized, or custom). */
     OpenState(DefaultCircuitBreaker breaker, SlidingWindow window, int attempt) {
+        this(breaker, window, attempt, breaker.config().waitDurationInOpenState(attempt).toNanos());
+    }
+
+    /** Waits {@code waitNanos}, e.g. for transitionToOpenStateFor or a transition-on-result check. */
+    OpenState(DefaultCircuitBreaker breaker, SlidingWindow window, int attempt, long waitNanos) {
         this.breaker = breaker;
         this.window = window != null ? window : breaker.newWindow();
         this.attempt = attempt;
         this.openedAt = breaker.currentTimeNanos();
-        this.waitNanos = waitNanos(breaker.config(), attempt);
-    }
-
-    /** The wait of the {@code attempt}-th consecutive opening: backed off exponentially, capped. */
-    static long waitNanos(CircuitBreakerConfig config, int attempt) {
-        long base = config.waitDurationInOpenState().toNanos();
-        double multiplier = config.exponentialBackoffMultiplier();
-        if (multiplier == 1.0 || attempt <= 1) {
-            return base;
-        }
-        double backedOff = base * Math.pow(multiplier, attempt - 1);
-        return (long) Math.min(config.exponentialMaxWaitDurationInOpenState().toNanos(), backedOff);
+        this.waitNanos = Math.max(0, waitNanos);
     }
 
     @Override

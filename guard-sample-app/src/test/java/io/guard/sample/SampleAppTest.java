@@ -1,6 +1,5 @@
 package io.guard.sample;
 
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import java.lang.annotation.ElementType;
@@ -16,7 +15,8 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"sample.redis.embedded=always", "sample.inventory.latency=0ms"})
-@AutoConfigureObservability(tracing = false)
+        properties = {"sample.redis.embedded=always", "sample.inventory.latency=0ms",
+                // Metrics export on: the property of Boot 4's test support, then Boot 3.5's.
+                "spring.test.metrics.export=true", "spring.test.observability.auto-configure=true"})
 @interface SampleAppTest {
 }

@@ -82,6 +82,11 @@ public final class CountWindow implements SlidingWindow {
         return totals.snapshot(minimumNumberOfCalls);
     }
 
+    @Override
+    public Snapshot withHungCalls(Snapshot snapshot, int hung) {
+        return snapshot.withHungCalls(hung, size, minimumNumberOfCalls);
+    }
+
     private synchronized Snapshot recordLocked(long durationNanos, int kind) {
         stripes.drainEach(this::unpark);
         add(kind, durationNanos);

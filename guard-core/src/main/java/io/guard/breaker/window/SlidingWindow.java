@@ -22,4 +22,7 @@ public interface SlidingWindow {
 
     /** The window now, including every call recorded before this method was called. */
     Snapshot snapshot();
+
+    /** {@code snapshot} of this window with {@code hung} running calls counted as slow calls; see {@link Snapshot#withHungCalls}. */
+    Snapshot withHungCalls(Snapshot snapshot, int hung);
 }

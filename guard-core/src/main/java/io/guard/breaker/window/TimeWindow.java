@@ -74,6 +74,11 @@ public final class TimeWindow implements SlidingWindow {
         return snapshotLocked();
     }
 
+    @Override
+    public Snapshot withHungCalls(Snapshot snapshot, int hung) {
+        return snapshot.withHungCalls(hung, Integer.MAX_VALUE, minimumNumberOfCalls);
+    }
+
     private synchronized Snapshot recordLocked(long second, long durationNanos, int kind) {
         Totals bucket = moveTo(second);
         stripes.drainEach(this::unpark);

@@ -1,7 +1,5 @@
 package io.guard.sample.web;
 
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.guard.sample.inventory.OutOfStockException;
 import io.guard.sample.order.OrderNotFoundException;
 import org.springframework.http.HttpHeaders;
@@ -10,7 +8,6 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.lang.Nullable;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -19,7 +16,6 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -70,23 +66,7 @@ class SampleExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     private static String unreadableDetail(HttpMessageNotReadableException ex) {
-        if (ex.getCause() instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
-            String field = mismatch.getPath().stream()
-                    .map(reference -> reference.getFieldName() == null
-                            ? "[" + reference.getIndex() + "]" : reference.getFieldName())
-                    .collect(Collectors.joining("."));
-            String value = mismatch instanceof InvalidFormatException invalid
-                    ? " but was '" + invalid.getValue() + "'" : "";
-            return field + " must be a " + simpleName(mismatch.getTargetType()) + value;
-        }
-        return "The request body is not valid JSON of the expected shape";
-    }
-
-    private static String simpleName(@Nullable Class<?> type) {
-        if (type == null) {
-            return "value of another type";
-        }
-        return Map.<Class<?>, String>of(Double.class, "number", double.class, "number",
-                Long.class, "whole number", long.class, "whole number").getOrDefault(type, type.getSimpleName());
+        return JsonMismatches.describe(ex.getCause())
+                .orElse("The request body is not valid JSON of the expected shape");
     }
 }

@@ -5,7 +5,6 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.sample.OrderServiceApplication;
 import io.guard.sample.inventory.InventoryDownstream;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.IOException;
@@ -63,7 +62,8 @@ public final class LoadScenario {
             try {
                 HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                         .executor(httpThreads).connectTimeout(Duration.ofSeconds(5)).build();
-                int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+                // local.server.port: set by the web server on both Boot lines (its context type moved in Boot 4).
+                int port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
                 run(app, client, "http://127.0.0.1:" + port, out, phases, name);
             } finally {
                 httpThreads.shutdownNow();

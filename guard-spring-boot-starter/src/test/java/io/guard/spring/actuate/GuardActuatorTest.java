@@ -1,6 +1,5 @@
 package io.guard.spring.actuate;
 
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import java.lang.annotation.ElementType;
@@ -16,9 +15,10 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 // Tests switch metric export off unless asked; the Prometheus scrape is part of what is proven here.
-@AutoConfigureObservability(tracing = false)
 @SpringBootTest(classes = GuardActuatorTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+                // Metrics export stays on in this test: the property of Boot 3.5's test support, then Boot 4's.
+                "spring.test.observability.auto-configure=true", "spring.test.metrics.export=true",
                 "management.endpoints.web.exposure.include=health,metrics,prometheus,guard,guardevents",
                 "management.endpoint.health.show-details=always",
                 "guard.rate-limit.backend=local",
@@ -29,11 +29,18 @@ import java.lang.annotation.Target;
                 "guard.circuit-breaker.defaults.failure-rate-threshold=50",
                 "guard.circuit-breaker.defaults.wait-duration-in-open-state=1h",
                 "guard.circuit-breaker.defaults.ignore-exceptions=java.lang.IllegalArgumentException",
-                // No Redis here: the local backend decides, and nothing may try localhost:6379.
+                // No Redis here: the local backend decides, and nothing may try localhost:6379. The names of both
+                // Boot lines (Boot 3.5, then Boot 4); Boot ignores an excluded class that is not on the class path.
                 "spring.autoconfigure.exclude=org.redisson.spring.starter.RedissonAutoConfigurationV2,"
+                        + "org.redisson.spring.starter.RedissonAutoConfigurationV4,"
                         + "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration,"
                         + "org.springframework.boot.autoconfigure.data.redis.RedisReactiveAutoConfiguration,"
-                        + "org.springframework.boot.autoconfigure.data.redis.RedisRepositoriesAutoConfiguration",
+                        + "org.springframework.boot.autoconfigure.data.redis.RedisRepositoriesAutoConfiguration,"
+                        + "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration,"
+                        + "org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration,"
+                        + "org.springframework.boot.data.redis.autoconfigure.DataRedisRepositoriesAutoConfiguration,"
+                        + "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration,"
+                        + "org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration",
         })
 @interface GuardActuatorTest {
 }

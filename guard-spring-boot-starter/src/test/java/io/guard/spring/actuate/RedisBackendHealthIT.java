@@ -7,7 +7,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -20,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The rate-limit backend's health on real Redis: a server of this test's own, started by the harness, which the
  * test stops to see the backend reported DOWN with the error, while calls still go through (FAIL_OPEN).
  */
-@AutoConfigureObservability(tracing = false)
 @SpringBootTest(classes = GuardActuatorTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
+                // Metrics export stays on in this test: the property of Boot 3.5's test support, then Boot 4's.
+                "spring.test.observability.auto-configure=true", "spring.test.metrics.export=true",
                 "management.endpoints.web.exposure.include=health,guard,metrics",
                 "management.endpoint.health.show-details=always",
                 "spring.data.redis.timeout=500ms",

@@ -1,0 +1,36 @@
+package io.guard.spring.boot.autoconfigure;
+
+import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.actuate.GuardMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Guard's Micrometer meters on Spring Boot 4, when the application has a {@link MeterRegistry}. Ordered after Boot
+ * 4's metrics auto-configuration ({@code spring-boot-micrometer-metrics}), so the binder is bound once the registry
+ * is configured, never earlier.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "io.guard.spring.autoconfigure.GuardAutoConfiguration" })
+@ConditionalOnClass(name = { "io.micrometer.core.instrument.MeterRegistry",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration" })
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnProperty(prefix = "guard", name = "enabled", matchIfMissing = true)
+public class GuardMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    GuardMetrics guardMetrics(ObjectProvider<CircuitBreakerRegistry> breakers,
+                              ObjectProvider<RateLimiterRegistry> limiters) {
+        return new GuardMetrics(breakers.getIfAvailable(), limiters.getIfAvailable());
+    }
+}

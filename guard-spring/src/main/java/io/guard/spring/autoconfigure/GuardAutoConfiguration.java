@@ -1,0 +1,113 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.ratelimit.RateLimiter;
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.aop.GuardAnnotationValidator;
+import io.guard.spring.aop.GuardAspects;
+import io.guard.spring.aop.GuardedMethods;
+import io.guard.spring.aop.MissingKeyPolicy;
+import io.guard.spring.aop.RateLimitDecisionSinks;
+import org.springframework.aop.Advisor;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+import java.time.Clock;
+
+/**
+ * Guard for Spring Boot: the breaker and limiter registries, the rate-limit backend (Redis behind a failover
+ * decorator when a {@code RedissonClient} bean exists, else in process), the two aspects, start-up validation of every annotation, and HTTP answers for Spring
+ * MVC and WebFlux. {@code guard.enabled=false} turns all of it off; every bean a user may replace backs off when the
+ * user defines one of the same type.
+ *
+ * <p>The advisors are created while other beans are proxied, so they are static and resolve what they need on the
+ * first call; the catalog of annotations is validated once every singleton exists.
+ */
+// After Redisson's auto-configuration on either Boot line (V4 on Boot 4, V2 on Boot 3), so its client is found.
+@AutoConfiguration(afterName = {"org.redisson.spring.starter.RedissonAutoConfigurationV4",
+        "org.redisson.spring.starter.RedissonAutoConfigurationV2",
+        "org.redisson.spring.starter.RedissonAutoConfiguration"})
+@ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(GuardProperties.class)
+@Import({GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
+        GuardWebFluxConfiguration.class})
+public class GuardAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public CircuitBreakerRegistry guardCircuitBreakerRegistry(GuardProperties properties) {
+        CircuitBreakerProperties breakers = properties.getCircuitBreaker();
+        CircuitBreakerConfig defaults = CircuitBreakerConfigs.defaults(breakers);
+        try {
+            return CircuitBreakerRegistry.builder()
+                    .defaults(defaults)
+                    .instances(CircuitBreakerConfigs.instances(breakers, defaults))
+                    .maxBreakers(breakers.getMaxBreakers())
+                    .eventBufferSize(properties.getEvents().getBufferSize())
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw new GuardPropertiesException("guard", e.getMessage(),
+                    "Fix guard.circuit-breaker.max-breakers or guard.events.buffer-size.");
+        }
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties) {
+        try {
+            return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
+        } catch (IllegalArgumentException e) {
+            throw new GuardPropertiesException("guard.events.buffer-size", e.getMessage(), "Use a size of at least 1.");
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public GuardedMethods guardedMethods(ConfigurableListableBeanFactory beanFactory, GuardProperties properties,
+                                         CircuitBreakerRegistry breakers, RateLimiterRegistry limiters) {
+        RateLimitProperties limits = properties.getRateLimit();
+        return new GuardedMethods(beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(),
+                breakers::circuitBreaker, limiters::register);
+    }
+
+    @Bean
+    public static GuardAnnotationValidator guardAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
+                                                                    ObjectProvider<GuardedMethods> methods) {
+        return new GuardAnnotationValidator(beanFactory, methods::getObject);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public static Advisor guardRateLimitAdvisor(ObjectProvider<GuardedMethods> methods,
+                                                ObjectProvider<RateLimiterRegistry> limiters,
+                                                ObjectProvider<RateLimitDecisionSinks> sinks,
+                                                Environment environment) {
+        Binder binder = Binder.get(environment);
+        int order = binder.bind("guard.rate-limit.aspect-order", Integer.class)
+                .orElse(new RateLimitProperties().getAspectOrder());
+        MissingKeyPolicy missingKey = binder.bind("guard.rate-limit.missing-key", MissingKeyPolicy.class)
+                .orElse(MissingKeyPolicy.REJECT);
+        return GuardAspects.rateLimitAdvisor(methods::getObject, limiters::getObject, missingKey,
+                new CompositeDecisionSinks(sinks), order);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    public static Advisor guardCircuitBreakerAdvisor(ObjectProvider<GuardedMethods> methods,
+                                                     Environment environment) {
+        int order = Binder.get(environment).bind("guard.circuit-breaker.aspect-order", Integer.class)
+                .orElse(new CircuitBreakerProperties().getAspectOrder());
+        return GuardAspects.circuitBreakerAdvisor(methods::getObject, order);
+    }
+}

@@ -1,13 +1,13 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.ratelimit.RetryingAcquire;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
@@ -20,10 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,8 +54,6 @@ public final class RedisRateLimiter implements RateLimiter {
     private final Clock clock;
     private final String prefix;
     private final String instanceId;
-    private final ScheduledExecutorService timer;
-    private final RetryingAcquire retrying;
     private final RefusalCache refusals;
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
@@ -110,38 +105,12 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         this.prefix = keyPrefix;
         this.instanceId = RateLimitKeys.encode(instanceId);
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "guard-redis-limiter-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.retrying = new RetryingAcquire(timer, System::nanoTime);
         this.refusals = new RefusalCache(refusalCacheSize);
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        try {
-            return evaluate(policy, key, permits).toCompletableFuture().join().decision();
-        } catch (CompletionException e) {
-            Throwable cause = Failures.unwrap(e);
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis failed", cause);
-        }
-    }
-
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        return evaluate(policy, key, permits).thenApply(ScriptReply::decision);
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
-        return retrying.acquire(() -> tryAcquireAsync(policy, key, permits), maxWait);
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
+        return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
     }
 
     @Override
@@ -156,14 +125,11 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public void close() {
-        timer.shutdownNow();
         connection.close();
     }
 
-    /** Runs the policy's script; validation happens first, so an invalid request never reaches Redis. */
+    /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
         boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
         long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.

@@ -2,7 +2,6 @@ package io.guard.ratelimit.redis;
 
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
-import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
 import org.redisson.api.RedissonClient;
@@ -11,6 +10,8 @@ import org.redisson.client.codec.StringCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Runs Guard's scripts through a {@link RedissonClient}: one call alone as a plain asynchronous {@code EVALSHA}, a
@@ -39,44 +40,54 @@ public final class RedissonScriptConnection extends ScriptConnection {
 
     @Override
     void send(List<ScriptCall> calls) {
-        if (calls.size() == 1 || calls.stream().noneMatch(ScriptCall::byDigest)) {
-            calls.forEach(call -> forward(run(script, call), call));
+        if (calls.size() == 1) {
+            forward(run(script, calls.get(0)), calls.get(0));
             return;
         }
         RBatch batch = redisson.createBatch(BatchOptions.defaults());
         RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
-        List<RFuture<List<Object>>> replies = new ArrayList<>(calls.size());
+        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(calls.size());
         for (ScriptCall call : calls) {
-            // Redisson may send EVAL as EVALSHA (its script cache) and reloads only outside batches: send alone.
-            RFuture<List<Object>> reply = run(call.byDigest() ? batched : script, call);
+            if (!call.byDigest()) {
+                forward(run(script, call), call);
+                continue;
+            }
+            CompletableFuture<List<Object>> reply = run(batched, call).toCompletableFuture();
             forward(reply, call);
             replies.add(reply);
         }
+        List<ScriptCall> batchedCalls = calls.stream().filter(ScriptCall::byDigest).toList();
         // Each command's own future carries its reply or error, and is complete before the batch's when Redis
         // answered (a NOSCRIPT answer to one call also fails the batch as a whole). Only calls Redis did not
         // answer (the batch could not be written, or timed out) take the batch's error.
         batch.executeAsync().whenComplete((results, error) -> {
             if (error != null) {
-                for (int i = 0; i < calls.size(); i++) {
+                for (int i = 0; i < batchedCalls.size(); i++) {
                     if (!replies.get(i).isDone()) {
-                        calls.get(i).reply().completeExceptionally(error);
+                        batchedCalls.get(i).reply().completeExceptionally(error);
                     }
                 }
             }
         });
     }
 
-    private static RFuture<List<Object>> run(RScriptAsync target, ScriptCall call) {
+    /**
+     * A call by digest as is; a call by source loads the script first ({@code SCRIPT LOAD} reaches every master)
+     * and then runs it by digest, outside any batch: Redisson may send an {@code EVAL} as {@code EVALSHA} (its own
+     * script cache) and would then fail it again with {@code NOSCRIPT}.
+     */
+    private CompletionStage<List<Object>> run(RScriptAsync target, ScriptCall call) {
         List<Object> keys = List.copyOf(call.keys());
         Object[] args = call.args().toArray();
-        return call.byDigest()
-                ? target.evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().sha(), LIST_OF_VALUES,
-                        keys, args)
-                : target.evalAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().source(), LIST_OF_VALUES,
-                        keys, args);
+        if (call.byDigest()) {
+            return target.evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().sha(),
+                    LIST_OF_VALUES, keys, args);
+        }
+        return script.scriptLoadAsync(call.script().source()).thenCompose(sha -> script.<List<Object>>evalShaAsync(
+                call.routingKey(), RScript.Mode.READ_WRITE, sha, LIST_OF_VALUES, keys, args));
     }
 
-    private static void forward(RFuture<List<Object>> reply, ScriptCall call) {
+    private static void forward(CompletionStage<List<Object>> reply, ScriptCall call) {
         reply.whenComplete((values, error) -> {
             if (error == null) {
                 call.reply().complete(values);

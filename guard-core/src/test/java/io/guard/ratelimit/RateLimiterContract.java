@@ -28,7 +28,7 @@ public abstract class RateLimiterContract {
 
     protected MutableClock clock;
     protected RateLimiter limiter;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private ScheduledExecutorService timer;
 
     /** A fresh backend reading {@code clock} for CLIENT-time policies; state must not leak between tests. */
     protected abstract RateLimiter create(Clock clock);
@@ -40,6 +40,7 @@ public abstract class RateLimiterContract {
     void createLimiter() {
         clock = new MutableClock(T0);
         limiter = create(clock);
+        timer = Executors.newSingleThreadScheduledExecutor();
     }
 
     @AfterEach

@@ -11,8 +11,15 @@ import java.util.Map;
 /** {@code guard.rate-limit.*}: the backend, key handling, defaults and per-limit settings, the aspect's order. */
 public class RateLimitProperties {
 
-    /** Where limits are counted: auto (Redis when a RedissonClient bean exists, else in process), redis or local. */
+    /**
+     * Where limits are counted: auto (Redis when a RedissonClient or RedisConnectionFactory bean exists, else in
+     * process), redis or local.
+     */
     private Backend backend = Backend.AUTO;
+
+    /** How Guard talks to Redis. */
+    @NestedConfigurationProperty
+    private RateLimitRedisProperties redis = new RateLimitRedisProperties();
 
     /** Prefix of every Redis key Guard writes. */
     private String keyPrefix = "guard:";
@@ -32,9 +39,9 @@ public class RateLimitProperties {
 
     /** Where limits are counted. */
     public enum Backend {
-        /** Redis when a RedissonClient bean exists, else in process (with a warning). */
+        /** Redis when a RedissonClient or RedisConnectionFactory bean exists, else in process (with a warning). */
         AUTO,
-        /** Redis; start-up fails without a RedissonClient bean. */
+        /** Redis; start-up fails without a RedissonClient or RedisConnectionFactory bean. */
         REDIS,
         /** In process: each instance of the service has its own quota. */
         LOCAL
@@ -46,6 +53,14 @@ public class RateLimitProperties {
 
     public void setBackend(Backend backend) {
         this.backend = backend;
+    }
+
+    public RateLimitRedisProperties getRedis() {
+        return redis;
+    }
+
+    public void setRedis(RateLimitRedisProperties redis) {
+        this.redis = redis;
     }
 
     public String getKeyPrefix() {

@@ -3,6 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.ratelimit.FailoverRateLimiter;
+import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -54,9 +55,27 @@ class RateLimiterBackendSelectionTest {
             assertThat(context).hasFailed();
             var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
             assertThat(analysis.getDescription())
-                    .isEqualTo("guard.rate-limit.backend: is 'redis' but the application has no RedissonClient bean");
+                    .isEqualTo("guard.rate-limit.backend: is 'redis' but the application has no RedissonClient or "
+                            + "RedisConnectionFactory bean");
             assertThat(analysis.getAction()).contains("redisson-spring-boot-starter", "guard.rate-limit.backend=local");
         });
+    }
+
+    @Test
+    void aChosenClientThatIsMissingStopsStartUpNamingTheProperty() {
+        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .withPropertyValues("guard.rate-limit.redis.client=redisson").run(context -> {
+            assertThat(context).hasFailed();
+            var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo(
+                    "guard.rate-limit.redis.client: is 'redisson' but the application has no RedissonClient bean");
+        });
+    }
+
+    @Test
+    void autoPrefersTheRedissonClient() {
+        runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class)).run(context ->
+                assertThat(context.getBean(ScriptConnection.class).clientName()).isEqualTo("redisson"));
     }
 
     @Test

@@ -7,13 +7,16 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RedissonClients;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
+import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisEndpoint;
+import io.guard.test.redis.RedisServers;
 import io.guard.test.redis.RedisTest;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Duration;
@@ -53,13 +56,17 @@ class ResetAcrossInstancesIT {
 
     /** An instance with a client of its own, as another process would have. */
     private RedisRateLimiter instance(String client, String id) {
+        return instance(client, id, redis.url());
+    }
+
+    private RedisRateLimiter instance(String client, String id, String url) {
         ScriptConnection connection;
         if (client.equals("redisson")) {
-            RedissonClient redisson = RedissonClients.create(redis.url());
+            RedissonClient redisson = RedissonClients.create(url);
             opened.add(redisson::shutdown);
             connection = RedissonScriptConnection.of(redisson);
         } else {
-            RedisClient lettuce = RedisClient.create(redis.url());
+            RedisClient lettuce = RedisClient.create(url);
             opened.add(lettuce::shutdown);
             connection = LettuceScriptConnection.of(lettuce, Duration.ofSeconds(5));
         }
@@ -102,5 +109,29 @@ class ResetAcrossInstancesIT {
         assertThat(b.tryAcquire(hourly, "user-1", 1).allowed()).isTrue();
         assertThat(a.tryAcquire(hourly, "user-1", 1).allowed()).isFalse();
         assertThat(b.tryAcquire(hourly, "other", 1).allowed()).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"redisson", "lettuce"})
+    void aSubscriptionRemadeAfterADisconnectForgetsEveryRememberedRefusal(String client) throws Exception {
+        DedicatedRedis server = RedisServers.startDedicated();
+        opened.add(server);
+        RedisRateLimiter b = instance(client, "b", server.url());
+        b.listening().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        RateLimitPolicy hourly = new RateLimitPolicy("hourly", Algorithm.FIXED_WINDOW, 1, Duration.ofHours(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_CLOSED);
+        assertThat(b.tryAcquire(hourly, "user-1", 1).allowed()).isTrue();
+        assertThat(b.tryAcquire(hourly, "user-1", 1).allowed()).isFalse();
+        assertThat(b.rememberedRefusals()).isEqualTo(1);
+
+        // Resets published while the subscription is down are missed: the client subscribes again on its own.
+        server.stop();
+        server.start();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (b.rememberedRefusals() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(b.rememberedRefusals()).as("cleared on re-subscription").isZero();
     }
 }

@@ -7,11 +7,9 @@ import io.guard.breaker.CircuitBreakerConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -31,8 +29,6 @@ public final class FailoverRateLimiter implements RateLimiter {
     private final RateLimiter local;
     private final CircuitBreaker breaker;
     private final Clock clock;
-    private final ScheduledExecutorService timer;
-    private final RetryingAcquire retrying;
     private final AtomicReference<BackendHealth> health;
 
     /**
@@ -46,12 +42,6 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "guard-failover-limiter-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.retrying = new RetryingAcquire(timer, System::nanoTime);
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
     }
 
@@ -73,40 +63,21 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        try {
-            return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
-        } catch (CompletionException e) {
-            throw rethrowable(e);
-        }
-    }
-
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        return decide(policy, key, permits).thenApply(BackendOutcome::decision);
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
-        return retrying.acquire(() -> tryAcquireAsync(policy, key, permits), maxWait);
-    }
-
-    @Override
     public String backendName() {
         return primary.backendName();
     }
 
     /** The primary's health as last seen, with the breaker's state; down while the breaker refuses calls. */
-    public BackendHealth health() {
+    @Override
+    public Optional<BackendHealth> health() {
         BackendHealth last = health.get();
         String state = breaker.state().name();
         boolean admits = switch (breaker.state()) {
             case OPEN, FORCED_OPEN -> false;
             default -> true;
         };
-        return new BackendHealth(last.up() && admits, last.backend(), state, last.lastError(), last.lastErrorTime());
+        return Optional.of(new BackendHealth(last.up() && admits, last.backend(), state, last.lastError(),
+                last.lastErrorTime()));
     }
 
     /** The breaker guarding the primary, for the actuator. */
@@ -114,18 +85,16 @@ public final class FailoverRateLimiter implements RateLimiter {
         return breaker;
     }
 
-    /** Stops the retry timer and closes both backends. */
+    /** Closes both backends. */
     @Override
     public void close() {
-        timer.shutdownNow();
         primary.close();
         local.close();
     }
 
     /** Decides, telling apart a backend decision from one the failure policy made after a backend failure. */
-    CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
+    @Override
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         // Only round trips may tell the breaker whether the backend is up: a remembered refusal is answered before
         // (and whatever) the breaker decides, so it neither hides an outage nor closes the breaker as a trial call.
         Decision remembered = primary.remembered(policy, key, permits);
@@ -140,13 +109,13 @@ public final class FailoverRateLimiter implements RateLimiter {
                     + "' is " + breaker.state(), open));
         }
         long start = breaker.currentTimeNanos();
-        CompletionStage<Decision> call;
+        CompletionStage<BackendOutcome> call;
         try {
-            call = primary.tryAcquireAsync(policy, key, permits);
+            call = primary.decide(policy, key, permits);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
-        return call.handle((decision, error) -> {
+        return call.handle((decided, error) -> {
             long elapsed = breaker.currentTimeNanos() - start;
             if (error == null) {
                 breaker.onSuccess(elapsed);
@@ -155,15 +124,15 @@ public final class FailoverRateLimiter implements RateLimiter {
                     health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
                             last.lastErrorTime()));
                 }
-                return CompletableFuture.completedFuture(new BackendOutcome(decision, null));
+                return CompletableFuture.completedFuture(decided);
             }
-            Throwable cause = unwrap(error);
+            Throwable cause = Failures.unwrap(error);
             if (!(cause instanceof RateLimiterBackendException backendFailure)) {
                 breaker.releasePermission();
                 return CompletableFuture.<BackendOutcome>failedFuture(cause);
             }
             breaker.onError(elapsed, backendFailure);
-            health.set(new BackendHealth(false, primary.backendName(), null, describe(backendFailure),
+            health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(backendFailure),
                     clock.instant()));
             return fallBack(policy, key, permits, backendFailure);
         }).thenCompose(stage -> stage);
@@ -175,30 +144,8 @@ public final class FailoverRateLimiter implements RateLimiter {
             case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(new Decision(true,
                     Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate()), failure));
             case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
-            case LOCAL -> local.tryAcquireAsync(policy, key, permits)
-                    .thenApply(decision -> new BackendOutcome(decision, failure));
+            case LOCAL -> local.decide(policy, key, permits)
+                    .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));
         };
-    }
-
-    /** Class names along the cause chain: never a message, which may quote a user's key. */
-    static String describe(Throwable error) {
-        StringBuilder names = new StringBuilder(error.getClass().getSimpleName());
-        for (Throwable t = error.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            names.append(" <- ").append(t.getClass().getSimpleName());
-        }
-        return names.toString();
-    }
-
-    static Throwable unwrap(Throwable error) {
-        Throwable current = error;
-        while (current instanceof CompletionException && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
-    }
-
-    static RuntimeException rethrowable(CompletionException e) {
-        Throwable cause = unwrap(e);
-        return cause instanceof RuntimeException runtime ? runtime : e;
     }
 }

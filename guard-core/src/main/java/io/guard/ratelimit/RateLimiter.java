@@ -1,12 +1,19 @@
 package io.guard.ratelimit;
 
-import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
  * A backend that decides requests for permits: the SPI behind {@code @RateLimit}. Implementations: Redis (one
  * atomic Lua script per decision, a quota shared by every instance) and in-process (same algorithms, same
- * {@link Decision} semantics).
+ * {@link Decision} semantics), and the failover that puts a failure policy in front of Redis.
+ *
+ * <p>One primitive, {@link #decide}, asynchronous; the blocking form is derived from it, and waiting for permits is
+ * done above the backend ({@link RateLimiterRegistry#acquire}, on the registry's one timer), so a backend holds no
+ * thread and no timer of its own. Permits are checked against the policy once, by whoever enters the stack
+ * ({@link #tryAcquireAsync} or the registry), never again on the way down.
  *
  * <p>The policy travels with every call rather than being stored once, so a rate or interval changed in
  * configuration takes effect on the next call, with the permits already in use still accounted for.
@@ -17,15 +24,11 @@ import java.util.concurrent.CompletionStage;
 public interface RateLimiter extends AutoCloseable {
 
     /**
-     * Takes {@code permits} permits for {@code key} if they are available now, else takes nothing.
-     *
-     * @throws IllegalArgumentException if {@code permits} is below 1 or above the policy's rate or burst
-     * @throws RateLimiterBackendException if the backend cannot decide (before any failure policy applies)
+     * Takes {@code permits} permits for {@code key} if they are available now, else takes nothing. The caller has
+     * checked {@code permits} with {@link RateLimitPolicy#checkPermits}. A backend failure completes the stage with a
+     * {@link RateLimiterBackendException}, unless a failure policy answered: then the outcome carries the failure.
      */
-    Decision tryAcquire(RateLimitPolicy policy, String key, long permits);
-
-    /** The non-blocking form of {@link #tryAcquire}; backend failures complete the stage exceptionally. */
-    CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits);
+    CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits);
 
     /**
      * The refusal this backend would answer for exactly this request without asking its store (a remembered
@@ -37,16 +40,43 @@ public interface RateLimiter extends AutoCloseable {
     }
 
     /**
-     * Waits up to {@code maxWait} for the permits: re-tries after each refusal's exact {@code retryAfter} on a
-     * timer, holding neither a thread nor a connection while it waits. Completes with the last refusal when the
-     * permits cannot be had within {@code maxWait}.
+     * {@link #decide} for callers outside the stack: checks the permits, and fails the stage when the backend could
+     * not decide and no failure policy answered.
+     *
+     * @throws IllegalArgumentException if {@code permits} is below 1 or above the policy's rate or burst
      */
-    CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait);
+    default CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        policy.checkPermits(permits);
+        try {
+            return decide(policy, key, permits).thenApply(BackendOutcome::decision);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * The blocking form of {@link #tryAcquireAsync}.
+     *
+     * @throws IllegalArgumentException if {@code permits} is out of range
+     * @throws RateLimiterBackendException if the backend cannot decide (and no failure policy answered)
+     */
+    default Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
+        try {
+            return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
+        } catch (CompletionException e) {
+            throw Failures.rethrowable(e);
+        }
+    }
+
+    /** The backend's own view of its health, if it keeps one (the failover does); else the caller's view counts. */
+    default Optional<BackendHealth> health() {
+        return Optional.empty();
+    }
 
     /** A short name for dashboards: {@code redis}, {@code local}. */
     String backendName();
 
-    /** Releases what the backend holds (timers, script caches); never the Redis client it was given. */
+    /** Releases what the backend holds (connections it opened, caches); never a Redis client it was given. */
     @Override
     void close();
 }

@@ -97,7 +97,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         try {
             return tryAcquireAsync(name, key, permits).toCompletableFuture().join();
         } catch (CompletionException e) {
-            throw FailoverRateLimiter.rethrowable(e);
+            throw Failures.rethrowable(e);
         }
     }
 
@@ -155,11 +155,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
     }
 
     /**
-     * The backend's health: from the {@link FailoverRateLimiter} if that is the backend, else from the last request
-     * this registry sent it.
+     * The backend's health: its own view if it keeps one (the {@link FailoverRateLimiter} does), else from the last
+     * request this registry sent it.
      */
     public BackendHealth backendHealth() {
-        return backend instanceof FailoverRateLimiter failover ? failover.health() : lastSeen;
+        return backend.health().orElse(lastSeen);
     }
 
     /** Stops the timer behind {@link #acquire}; the backend is left to its owner. */
@@ -185,12 +185,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {
         try {
-            if (backend instanceof FailoverRateLimiter failover) {
-                return failover.decide(limit.policy(), key, permits);
-            }
-            return backend.tryAcquireAsync(limit.policy(), key, permits).thenApply(d -> new BackendOutcome(d, null));
-        } catch (IllegalArgumentException e) {
-            throw e;
+            return backend.decide(limit.policy(), key, permits);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -198,16 +193,16 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     private void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
         RateLimitPolicy policy = limit.policy();
-        Throwable failure = error != null ? FailoverRateLimiter.unwrap(error) : outcome.backendError();
+        Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();
         if (failure != null) {
             limit.errors.increment();
-            if (!(backend instanceof FailoverRateLimiter)) {
-                lastSeen = new BackendHealth(false, backend.backendName(), null, FailoverRateLimiter.describe(failure),
+            if (backend.health().isEmpty()) {
+                lastSeen = new BackendHealth(false, backend.backendName(), null, Failures.describe(failure),
                         clock.instant());
             }
             observers.forEach(o -> notify(() -> o.onBackendError(policy, failure, latencyNanos)));
             publish(limit, GuardEvent.Type.BACKEND_FAILURE, latencyNanos, Map.of(
-                    "error", FailoverRateLimiter.describe(failure),
+                    "error", Failures.describe(failure),
                     "onBackendFailure", policy.onBackendFailure().name(),
                     "backend", backend.backendName()));
         } else {

@@ -90,9 +90,9 @@ class FailoverRateLimiterTest {
             registry.tryAcquire("open", "k", 1);
         }
         assertThat(breaker.state()).isEqualTo(State.OPEN);
-        assertThat(failover.health().up()).isFalse();
-        assertThat(failover.health().breakerState()).isEqualTo("OPEN");
-        assertThat(failover.health().lastError()).isEqualTo("RateLimiterBackendException <- IllegalStateException");
+        assertThat(failover.health().orElseThrow().up()).isFalse();
+        assertThat(failover.health().orElseThrow().breakerState()).isEqualTo("OPEN");
+        assertThat(failover.health().orElseThrow().lastError()).isEqualTo("RateLimiterBackendException <- IllegalStateException");
         int callsWhenOpened = redis.calls.get();
 
         for (int i = 0; i < 50; i++) {

@@ -1,6 +1,5 @@
 package io.guard.ratelimit;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,25 +20,14 @@ final class SwitchableBackend implements RateLimiter {
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
-    }
-
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        policy.checkPermits(permits);
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         calls.incrementAndGet();
         if (failing) {
             // Like Redisson's timeouts, the cause's message quotes the key: it must not reach events or health.
             return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()
                     + "': Redis could not decide", new IllegalStateException("timeout, params: [" + key + "]")));
         }
-        return delegate.tryAcquireAsync(policy, key, permits);
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        throw new UnsupportedOperationException("the registry and the failover limiter wait by themselves");
+        return delegate.decide(policy, key, permits);
     }
 
     @Override

@@ -1,10 +1,9 @@
 package io.guard.reliability;
 
-import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -12,7 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Passes every call to a backend and counts the attempts, successes and failures of {@code tryAcquireAsync}, so a
+ * Passes every call to a backend and counts the attempts, successes and failures of {@code decide}, so a
  * test can see what reached Redis.
  */
 final class CountingRateLimiter implements RateLimiter {
@@ -54,17 +53,12 @@ final class CountingRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        return tryAcquireAsync(policy, key, permits).toCompletableFuture().join();
-    }
-
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         attempts.incrementAndGet();
         long asked = System.nanoTime();
-        return backend.tryAcquireAsync(policy, key, permits).whenComplete((decision, error) -> {
+        return backend.decide(policy, key, permits).whenComplete((outcome, error) -> {
             if (error == null) {
-                if (decision.allowed()) {
+                if (outcome.decision().allowed()) {
                     admissions.add(new long[] {asked, System.nanoTime()});
                 }
                 successes.incrementAndGet();
@@ -73,11 +67,6 @@ final class CountingRateLimiter implements RateLimiter {
                 failures.incrementAndGet();
             }
         });
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        return backend.acquire(policy, key, permits, maxWait);
     }
 
     @Override

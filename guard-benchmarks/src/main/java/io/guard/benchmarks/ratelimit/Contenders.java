@@ -8,6 +8,8 @@ import io.github.bucket4j.redis.redisson.Bucket4jRedisson;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.redis.RedisRateLimiter;
+import io.guard.ratelimit.redis.RedissonScriptConnection;
+import io.guard.ratelimit.redis.ScriptConnection;
 import org.redisson.Redisson;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
@@ -20,6 +22,9 @@ import java.util.List;
 /** The contenders, all on the same Redisson client and Redis server, all limiting to {@code rate} per interval. */
 final class Contenders {
 
+    /** -Dguard.maxBatch=1 sends every decision alone, as before pipelining. */
+    private static final int MAX_BATCH = Integer.getInteger("guard.maxBatch", 64);
+
     private Contenders() {
     }
 
@@ -29,14 +34,21 @@ final class Contenders {
      */
     static Contender guard(RedissonClient redisson, Algorithm algorithm, boolean refusalCache, String run, long rate,
                            Duration interval) {
-        RedisRateLimiter limiter = new RedisRateLimiter(redisson, Clock.systemUTC(), "bench:", "bench",
-                refusalCache ? RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE : 0);
-        RateLimitPolicy policy = RateLimitPolicy.of(run + "-guard-" + algorithm.name().toLowerCase()
-                + (refusalCache ? "" : "-uncached"), algorithm, rate, interval);
+        return guard(RedissonScriptConnection.of(redisson), algorithm, refusalCache, run, rate, interval);
+    }
+
+    /** Like {@link #guard(RedissonClient, Algorithm, boolean, String, long, Duration)} on any client. */
+    static Contender guard(ScriptConnection connection, Algorithm algorithm, boolean refusalCache, String run,
+                           long rate, Duration interval) {
+        RedisRateLimiter limiter = new RedisRateLimiter(connection, Clock.systemUTC(), "bench:", "bench",
+                refusalCache ? RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE : 0, MAX_BATCH);
+        RateLimitPolicy policy = RateLimitPolicy.of(run + "-guard-" + connection.clientName() + "-"
+                + algorithm.name().toLowerCase() + (refusalCache ? "" : "-uncached"), algorithm, rate, interval);
         return new Contender() {
             @Override
             public String name() {
-                return "Guard " + algorithm + (refusalCache ? "" : " (no refusal cache)");
+                return "Guard " + algorithm + " on " + connection.clientName()
+                        + (refusalCache ? "" : " (no refusal cache)");
             }
 
             @Override

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RateLimiterLoad {
 
-    private static final int THREADS = 16;
+    static final int THREADS = 16;
     private static final int KEYS = 1000;
     private static final long RATE = 1000;
     private static final Duration INTERVAL = Duration.ofSeconds(1);
@@ -104,7 +104,7 @@ public final class RateLimiterLoad {
         return all;
     }
 
-    private record Result(long decisions, long allowed, Duration elapsed, ServerCpu server) {
+    record Result(long decisions, long allowed, Duration elapsed, ServerCpu server) {
         double perSecond() {
             return decisions * 1e9 / elapsed.toNanos();
         }
@@ -114,7 +114,7 @@ public final class RateLimiterLoad {
         }
     }
 
-    private static Result run(Contender contender, int keys, Duration duration) throws InterruptedException {
+    static Result run(Contender contender, int keys, Duration duration) throws InterruptedException {
         LongAdder decisions = new LongAdder();
         LongAdder allowed = new LongAdder();
         CountDownLatch start = new CountDownLatch(1);

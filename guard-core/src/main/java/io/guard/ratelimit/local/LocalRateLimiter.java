@@ -4,20 +4,16 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
-import io.guard.ratelimit.RetryingAcquire;
+import io.guard.ratelimit.BackendOutcome;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 /**
  * The same algorithms and {@link Decision}s as the Redis backend, in this process: for a single instance, for
@@ -35,28 +31,18 @@ public final class LocalRateLimiter implements RateLimiter {
     private final Clock clock;
     private final Map<String, Slot> slots = new ConcurrentHashMap<>();
     private final AtomicLong decisions = new AtomicLong();
-    private final ScheduledExecutorService timer;
-    private final RetryingAcquire retrying;
 
-    /** A limiter on {@code clock} with its own timer thread for {@link #acquire}. */
+    /** A limiter on {@code clock}. */
     public LocalRateLimiter(Clock clock) {
-        this(clock, System::nanoTime);
-    }
-
-    LocalRateLimiter(Clock clock, LongSupplier nanoTime) {
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "guard-local-limiter-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.retrying = new RetryingAcquire(timer, nanoTime);
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
+        return CompletableFuture.completedFuture(BackendOutcome.decided(decideNow(policy, key, permits)));
+    }
+
+    private Decision decideNow(RateLimitPolicy policy, String key, long permits) {
         String id = RateLimitKeys.hashTag(policy.name(), key) + ":" + policy.algorithm();
         if (decisions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
@@ -69,20 +55,6 @@ public final class LocalRateLimiter implements RateLimiter {
                 }
             }
         }
-    }
-
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
-        return CompletableFuture.completedFuture(tryAcquire(policy, key, permits));
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
-        return retrying.acquire(() -> CompletableFuture.completedFuture(tryAcquire(policy, key, permits)), maxWait);
     }
 
     @Override
@@ -105,7 +77,6 @@ public final class LocalRateLimiter implements RateLimiter {
 
     @Override
     public void close() {
-        timer.shutdownNow();
         slots.clear();
     }
 

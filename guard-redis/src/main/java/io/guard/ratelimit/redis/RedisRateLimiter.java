@@ -1,18 +1,17 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.EmissionInterval;
+import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.ratelimit.RetryingAcquire;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
-import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -22,11 +21,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A limit shared by every instance of a service, kept in Redis: each decision is one atomic Lua script (one round
@@ -38,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
  * refusals every instance remembers for it.
  *
- * <p>Uses the given Redisson client as is (its timeouts decide how long an outage costs a call) and never closes it.
+ * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured: the client's
+ * timeouts decide how long an outage costs a call. Under load, calls that arrive while a round trip is in flight
+ * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -52,19 +51,19 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Refusals remembered at once unless told otherwise. */
     public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
 
-    private final RScript script;
+    private final ScriptConnection connection;
+    private final Pipeline pipeline;
+    private final ScriptRunner runner;
     private final Clock clock;
     private final String prefix;
     private final String instanceId;
-    private final ScheduledExecutorService timer;
-    private final RetryingAcquire retrying;
     private final RefusalCache refusals;
-    // Per limiter, not static: each caches the digest Redis gave it, and limiters may talk to different servers.
     private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
     private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
     private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
     private final LuaScript reset = LuaScript.fromResource("reset");
-    private final ResetListener resets;
+    /** Listens for resets from the first use on; see {@link #resets()}. */
+    private final AtomicReference<Subscription> resets = new AtomicReference<>();
 
     /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
     public RedisRateLimiter(RedissonClient redisson, Clock clock) {
@@ -88,7 +87,20 @@ public final class RedisRateLimiter implements RateLimiter {
      */
     public RedisRateLimiter(RedissonClient redisson, Clock clock, String keyPrefix, String instanceId,
                             int refusalCacheSize) {
-        Objects.requireNonNull(redisson, "redisson");
+        this(RedissonScriptConnection.of(redisson), clock, keyPrefix, instanceId, refusalCacheSize,
+                Pipeline.DEFAULT_MAX_BATCH);
+    }
+
+    /**
+     * @param connection       runs the scripts; closed by {@link #close()} (which never closes the client behind it)
+     * @param refusalCacheSize refusals remembered in process until their {@code retryAfter}; 0 sends every request
+     * @param maxBatch         the most calls sent together in one pipelined batch; 1 sends each call alone
+     */
+    public RedisRateLimiter(ScriptConnection connection, Clock clock, String keyPrefix, String instanceId,
+                            int refusalCacheSize, int maxBatch) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        this.pipeline = new Pipeline(connection, maxBatch);
+        this.runner = new ScriptRunner(pipeline);
         this.clock = Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
@@ -97,50 +109,22 @@ public final class RedisRateLimiter implements RateLimiter {
         if (instanceId == null || instanceId.isBlank()) {
             throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
         }
-        this.script = redisson.getScript(StringCodec.INSTANCE);
         this.prefix = keyPrefix;
         this.instanceId = RateLimitKeys.encode(instanceId);
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "guard-redis-limiter-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.retrying = new RetryingAcquire(timer, System::nanoTime);
         this.refusals = new RefusalCache(refusalCacheSize);
-        this.resets = ResetListener.subscribe(redisson, resetChannel(), refusals);
     }
 
     @Override
-    public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        try {
-            return evaluate(policy, key, permits).toCompletableFuture().join().decision();
-        } catch (CompletionException e) {
-            Throwable cause = LuaScript.unwrap(e);
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis failed", cause);
-        }
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
+        return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
     }
 
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        return evaluate(policy, key, permits).thenApply(ScriptReply::decision);
-    }
-
+    /** The caller has checked the permits, as for {@link #decide}. */
     @Override
     public Decision remembered(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
         long now = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
         return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
-        return retrying.acquire(() -> tryAcquireAsync(policy, key, permits), maxWait);
     }
 
     @Override
@@ -162,18 +146,19 @@ public final class RedisRateLimiter implements RateLimiter {
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         String base = prefix + tag + ":";
         String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
-        List<Object> keys = List.of(base + "log" + instance, base + "state" + instance, base + "tat" + instance,
+        List<String> keys = List.of(base + "log" + instance, base + "state" + instance, base + "tat" + instance,
                 base + "window" + instance);
+        resets();
         refusals.forget(tag);
         CompletionStage<List<Object>> reply;
         try {
-            reply = reset.run(script, (String) keys.get(0), keys, new Object[] {resetChannel(), tag});
+            reply = runner.run(reset, keys, List.of(resetChannel(), tag));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
         return reply.handle((values, error) -> {
             if (error != null) {
-                Throwable cause = LuaScript.unwrap(error);
+                Throwable cause = Failures.unwrap(error);
                 throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not reset ("
                         + cause.getClass().getSimpleName() + ")", cause);
             }
@@ -184,53 +169,79 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Completes once this limiter hears resets from other instances. */
     CompletionStage<Void> listening() {
-        return resets.subscribed();
+        return resets().subscribed();
+    }
+
+    /**
+     * The subscription to resets, made on first use rather than in the constructor: a limiter that has decided
+     * nothing remembers no refusal a reset could make wrong, and the client is not asked for anything before the
+     * limiter is used (start-up needs no Redis). Subscribing returns at once, even while Redis is down; each
+     * subscription after the first clears every remembered refusal, since resets sent meanwhile were missed.
+     */
+    private Subscription resets() {
+        Subscription current = resets.get();
+        if (current != null) {
+            return current;
+        }
+        synchronized (resets) {
+            if (resets.get() == null) {
+                resets.set(connection.subscribe(resetChannel(), refusals::forget, refusals::clear));
+            }
+            return resets.get();
+        }
     }
 
     private String resetChannel() {
         return prefix + "resets";
     }
 
-    @Override
-    public void close() {
-        resets.close();
-        timer.shutdownNow();
+    /** The Redis client the scripts go through: {@code redisson} or {@code lettuce}. */
+    public String clientName() {
+        return connection.clientName();
     }
 
-    /** Runs the policy's script; validation happens first, so an invalid request never reaches Redis. */
+    @Override
+    public void close() {
+        Subscription subscription = resets.getAndSet(null);
+        if (subscription != null) {
+            subscription.close();
+        }
+        connection.close();
+    }
+
+    /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
-        Objects.requireNonNull(policy, "policy");
-        policy.checkPermits(permits);
         boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
         long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
+        resets();
         Decision remembered = refusals.find(policy, tag, permits, sent);
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        List<Object> keys = keysOfTag(policy, tag);
+        List<String> keys = keysOfTag(policy, tag);
         String now = clientTime ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        Object[] args = switch (policy.algorithm()) {
+        List<String> args = switch (policy.algorithm()) {
             case TOKEN_BUCKET -> {
                 EmissionInterval emission = EmissionInterval.of(policy);
-                yield new Object[] {now, Long.toString(emission.micros()), Long.toString(emission.parts()),
-                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin)};
+                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
+                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
             }
-            case SLIDING_LOG, FIXED_WINDOW -> new Object[] {now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin)};
+            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
+                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
         };
         CompletionStage<List<Object>> reply;
         try {
-            reply = scriptFor(policy.algorithm()).run(script, (String) keys.get(0), keys, args);
+            reply = runner.run(scriptFor(policy.algorithm()), keys, args);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
         return reply.handle((values, error) -> {
             if (error != null) {
-                Throwable cause = LuaScript.unwrap(error);
+                Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
                 throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
                         + cause.getClass().getSimpleName() + ")", cause);
@@ -242,12 +253,12 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
-    List<Object> keys(RateLimitPolicy policy, String key) {
+    List<String> keys(RateLimitPolicy policy, String key) {
         return keysOfTag(policy, RateLimitKeys.hashTag(policy.name(), key));
     }
 
     /** Like {@link #keys}, from the tag {@link RateLimitKeys#hashTag} made of the limiter and key. */
-    private List<Object> keysOfTag(RateLimitPolicy policy, String tag) {
+    private List<String> keysOfTag(RateLimitPolicy policy, String tag) {
         String base = prefix + tag + ":";
         String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
         return switch (policy.algorithm()) {
@@ -255,6 +266,11 @@ public final class RedisRateLimiter implements RateLimiter {
             case TOKEN_BUCKET -> List.of(base + "tat" + instance);
             case FIXED_WINDOW -> List.of(base + "window" + instance);
         };
+    }
+
+    /** Batches sent to Redis so far. */
+    long batchesSent() {
+        return pipeline.batchesSent();
     }
 
     /** Refusals remembered right now. */

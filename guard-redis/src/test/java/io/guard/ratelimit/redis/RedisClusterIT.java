@@ -44,41 +44,21 @@ class RedisClusterIT {
     private static final List<String> HOSTILE_KEYS = List.of("user-42", "{", "}", "a}{b", "{user-42}", "x:{y}:z",
             "*", "?[a]*", "line\nbreak\r\n", "é€😀", "lone\uD800surrogate", "k".repeat(10_000));
 
-    private final List<DedicatedRedis> nodes = new ArrayList<>();
+    private RedisClusterNodes cluster;
     private RedissonClient redisson;
     private RedisRateLimiter limiter;
 
     @BeforeAll
     void startCluster() throws Exception {
-        RedisBinary server = RedisServers.binary();
-        Path cli = server.path().resolveSibling("redis-cli");
-        String reason = "Redis Cluster test skipped: no redis-cli next to " + server.path() + " (" + server.source()
-                + ")";
-        if (!Files.isExecutable(cli)) {
-            System.out.println(reason);
-        }
-        assumeTrue(Files.isExecutable(cli), reason);
-        for (int i = 0; i < 3; i++) {
-            nodes.add(RedisServers.startDedicated("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--cluster-node-timeout", "5000"));
-        }
-        List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
-        nodes.forEach(node -> create.add(node.host() + ":" + node.port()));
-        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-        Process process = new ProcessBuilder(create).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as("redis-cli --cluster create: %s", output).isZero();
-        awaitClusterOk();
-
+        cluster = RedisClusterNodes.start();
         Config config = new Config();
         config.setThreads(2);
         config.setNettyThreads(6);
-        var cluster = config.useClusterServers().setTimeout(5_000).setConnectTimeout(5_000)
+        var servers = config.useClusterServers().setTimeout(5_000).setConnectTimeout(5_000)
                 .setMasterConnectionMinimumIdleSize(1).setMasterConnectionPoolSize(4)
                 .setSlaveConnectionMinimumIdleSize(0).setSlaveConnectionPoolSize(1)
                 .setSubscriptionConnectionMinimumIdleSize(0).setSubscriptionConnectionPoolSize(1);
-        nodes.forEach(node -> cluster.addNodeAddress(node.url()));
+        cluster.urls().forEach(servers::addNodeAddress);
         redisson = Redisson.create(config);
         limiter = new RedisRateLimiter(redisson, Clock.systemUTC(), "guard:", "cluster-it");
     }
@@ -91,7 +71,9 @@ class RedisClusterIT {
         if (redisson != null) {
             redisson.shutdown();
         }
-        nodes.forEach(DedicatedRedis::close);
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     @ParameterizedTest
@@ -129,38 +111,20 @@ class RedisClusterIT {
     }
 
     private long slotOf(String key) {
-        return (Long) endpoint(nodes.get(0)).call("CLUSTER", "KEYSLOT", key);
+        return (Long) cluster.endpoint(0).call("CLUSTER", "KEYSLOT", key);
     }
 
     /** Asks every master for the key: only its owner has it (the others would answer MOVED, i.e. an error). */
     private boolean existsSomewhere(String key) {
         long slot = slotOf(key);
-        for (DedicatedRedis node : nodes) {
-            RedisEndpoint endpoint = endpoint(node);
+        for (int node = 0; node < cluster.nodes().size(); node++) {
+            RedisEndpoint endpoint = cluster.endpoint(node);
             if ((Long) endpoint.call("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot)) > 0
                     && (Long) endpoint.call("EXISTS", key) == 1) {
                 return true;
             }
         }
         return false;
-    }
-
-    private void awaitClusterOk() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (DedicatedRedis node : nodes) {
-            while (!clusterInfo(node).contains("cluster_state:ok") && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            assertThat(clusterInfo(node)).as("CLUSTER INFO on port %d", node.port()).contains("cluster_state:ok");
-        }
-    }
-
-    private static String clusterInfo(DedicatedRedis node) {
-        return (String) endpoint(node).call("CLUSTER", "INFO");
-    }
-
-    private static RedisEndpoint endpoint(DedicatedRedis node) {
-        return node.endpoint("guard:");
     }
 
     private static String printable(String key) {

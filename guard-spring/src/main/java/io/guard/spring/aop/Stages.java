@@ -1,9 +1,9 @@
 package io.guard.spring.aop;
 
+import io.guard.ratelimit.Failures;
+
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 
 /** Small helpers for CompletionStage-returning methods. */
 final class Stages {
@@ -13,12 +13,7 @@ final class Stages {
 
     /** The error a caller should see: the cause of the wrappers that stage composition adds. */
     static Throwable unwrap(Throwable error) {
-        Throwable current = error;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
+        return Failures.unwrap(error);
     }
 
     /** Completes {@code target} as {@code source} completes, with unwrapped errors. */

@@ -38,9 +38,12 @@ import java.util.Map;
  * first call; the catalog of annotations is validated once every singleton exists.
  */
 // After Redisson's auto-configuration on either Boot line (V4 on Boot 4, V2 on Boot 3), so its client is found.
+// After Spring Boot's own Redis auto-configuration too (Boot 4 and Boot 3 names), so its factory is found.
 @AutoConfiguration(afterName = {"org.redisson.spring.starter.RedissonAutoConfigurationV4",
         "org.redisson.spring.starter.RedissonAutoConfigurationV2",
-        "org.redisson.spring.starter.RedissonAutoConfiguration"})
+        "org.redisson.spring.starter.RedissonAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,

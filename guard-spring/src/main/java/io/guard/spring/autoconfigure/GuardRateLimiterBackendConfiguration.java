@@ -4,8 +4,12 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
+import io.guard.ratelimit.redis.RedissonScriptConnection;
+import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.autoconfigure.RateLimitProperties.Backend;
+import io.guard.spring.autoconfigure.RateLimitRedisProperties.Client;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -23,14 +28,17 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Clock;
 import java.util.UUID;
 
 /**
- * Chooses where limits are counted: Redis when a {@code RedissonClient} bean exists (and the backend is not forced to
- * {@code local}), else in process. The two choices exclude each other by their conditions, and both back off when
- * the user defines a {@link RateLimiter}.
+ * Chooses where limits are counted and, for Redis, which client runs the scripts: a {@code RedissonClient} bean if
+ * there is one, else Spring Data Redis's {@code RedisConnectionFactory} (Lettuce), else in process with a warning;
+ * {@code guard.rate-limit.redis.client} picks the client explicitly. The client becomes a {@link ScriptConnection}
+ * bean, the Redis backend is built on whichever exists, and everything backs off when the user defines a
+ * {@link RateLimiter} (or a {@link ScriptConnection}).
  */
 @Configuration(proxyBeanMethods = false)
 @Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.Local.class})
@@ -41,7 +49,39 @@ class GuardRateLimiterBackendConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.redisson.api.RedissonClient")
     @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
-    @Conditional(NotForcedLocal.class)
+    @Conditional({NotForcedLocal.class, ClientIsRedisson.class})
+    static class RedissonScripts {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ScriptConnection guardScriptConnection(RedissonClient redisson) {
+            return RedissonScriptConnection.of(redisson);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.data.redis.connection.RedisConnectionFactory",
+            "io.lettuce.core.RedisClient"})
+    @ConditionalOnBean(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
+    @Conditional({NotForcedLocal.class, ClientIsSpringData.class})
+    static class SpringDataScripts {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ScriptConnection guardScriptConnection(RedisConnectionFactory factory) {
+            try {
+                return LettuceScriptConnection.of(factory);
+            } catch (IllegalArgumentException e) {
+                throw new GuardPropertiesException("guard.rate-limit.redis.client", e.getMessage(),
+                        "Use Spring Data Redis with Lettuce (Spring Boot's default), add a RedissonClient, or set "
+                                + "guard.rate-limit.backend=local.");
+            }
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Conditional({NotForcedLocal.class, RedisClientAvailable.class})
+    @Import({RedissonScripts.class, SpringDataScripts.class})
     static class Redis {
 
         /** The breaker that watches Redis for the failover decorator; visible like any other breaker. */
@@ -53,53 +93,127 @@ class GuardRateLimiterBackendConfiguration {
          */
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
-        RateLimiter guardRateLimiter(RedissonClient redisson, GuardProperties properties,
+        RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
                                      CircuitBreakerRegistry breakers) {
             Clock clock = Clock.systemUTC();
-            var redis = new RedisRateLimiter(redisson, clock, properties.getRateLimit().getKeyPrefix(),
-                    UUID.randomUUID().toString());
+            RateLimitProperties rateLimit = properties.getRateLimit();
+            var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
+                    RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
+            log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, FailoverRateLimiter.recommendedBreakerConfig()), clock);
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    @Conditional(NoRedissonOrForcedLocal.class)
+    @Conditional(NoRedisClientOrForcedLocal.class)
     static class Local {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(GuardProperties properties) {
             Backend backend = properties.getRateLimit().getBackend();
+            Client client = properties.getRateLimit().getRedis().getClient();
+            if (backend != Backend.LOCAL && client != Client.AUTO) {
+                String bean = client == Client.REDISSON ? "RedissonClient" : "RedisConnectionFactory";
+                throw new GuardPropertiesException("guard.rate-limit.redis.client",
+                        "is '" + client.name().toLowerCase().replace('_', '-') + "' but the application has no "
+                                + bean + " bean",
+                        "Add the client's Spring Boot starter (redisson-spring-boot-starter or "
+                                + "spring-boot-starter-data-redis), or set guard.rate-limit.redis.client=auto.");
+            }
             if (backend == Backend.REDIS) {
                 throw new GuardPropertiesException("guard.rate-limit.backend",
-                        "is 'redis' but Redisson is not on the class path",
-                        "Add org.redisson:redisson (Guard then connects to the Redis that spring.data.redis.* names), "
-                                + "or set guard.rate-limit.backend=local for limits counted per instance.");
+                        "is 'redis' but the application has no RedissonClient or RedisConnectionFactory bean",
+                        "Add org.redisson:redisson (Guard then connects to the Redis that spring.data.redis.* names) "
+                                + "or spring-boot-starter-data-redis, or set guard.rate-limit.backend=local for "
+                                + "limits counted per instance.");
             }
             if (backend == Backend.AUTO) {
-                log.warn("Guard found no RedissonClient bean: rate limits are counted in this process, so every "
-                        + "instance of the service has its own quota. For limits shared by all instances add "
-                        + "org.redisson:redisson and set guard.rate-limit.backend=redis, or set guard.rate-limit.backend=local to choose this knowingly.");
+                log.warn("Guard found no RedissonClient or RedisConnectionFactory bean: rate limits are counted in "
+                        + "this process, so every instance of the service has its own quota. For limits shared by all "
+                        + "instances add org.redisson:redisson and set guard.rate-limit.backend=redis (or use "
+                        + "spring-boot-starter-data-redis), or set guard.rate-limit.backend=local to choose this "
+                        + "knowingly.");
             }
             return new LocalRateLimiter(Clock.systemUTC());
         }
     }
 
-    /** Matches without a RedissonClient bean, or when {@code guard.rate-limit.backend=local}. */
-    static class NoRedissonOrForcedLocal extends AnyNestedCondition {
+    /** Matches when a client the {@code guard.rate-limit.redis.client} property allows has a bean. */
+    static class RedisClientAvailable extends AnyNestedCondition {
 
-        NoRedissonOrForcedLocal() {
+        RedisClientAvailable() {
             super(ConfigurationPhase.REGISTER_BEAN);
         }
 
-        @ConditionalOnMissingBean(type = "org.redisson.api.RedissonClient")
-        static class NoRedisson {
+        @ConditionalOnClass(name = "org.redisson.api.RedissonClient")
+        @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
+        @Conditional(ClientIsRedisson.class)
+        static class Redisson {
+        }
+
+        @ConditionalOnClass(name = {"org.springframework.data.redis.connection.RedisConnectionFactory",
+                "io.lettuce.core.RedisClient"})
+        @ConditionalOnBean(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
+        @Conditional(ClientIsSpringData.class)
+        static class SpringData {
+        }
+    }
+
+    /** Matches when no client the property allows has a bean. */
+    static class NoRedisClient extends NoneNestedConditions {
+
+        NoRedisClient() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @Conditional(RedisClientAvailable.class)
+        static class Available {
+        }
+    }
+
+    /** Matches without a Redis client for Guard's scripts, or when {@code guard.rate-limit.backend=local}. */
+    static class NoRedisClientOrForcedLocal extends AnyNestedCondition {
+
+        NoRedisClientOrForcedLocal() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @Conditional(NoRedisClient.class)
+        static class Missing {
         }
 
         @ConditionalOnProperty(prefix = "guard.rate-limit", name = "backend", havingValue = "local")
         static class ForcedLocal {
         }
+    }
+
+    /** Matches when {@code guard.rate-limit.redis.client} is auto or redisson. */
+    static class ClientIsRedisson extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Client client = client(context);
+            return client == Client.SPRING_DATA ? ConditionOutcome.noMatch("guard.rate-limit.redis.client is spring-data")
+                    : ConditionOutcome.match("guard.rate-limit.redis.client is " + client);
+        }
+    }
+
+    /** Matches when {@code guard.rate-limit.redis.client} is auto or spring-data. */
+    static class ClientIsSpringData extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            Client client = client(context);
+            return client == Client.REDISSON ? ConditionOutcome.noMatch("guard.rate-limit.redis.client is redisson")
+                    : ConditionOutcome.match("guard.rate-limit.redis.client is " + client);
+        }
+    }
+
+    private static Client client(ConditionContext context) {
+        return Binder.get(context.getEnvironment()).bind("guard.rate-limit.redis.client", Client.class)
+                .orElse(Client.AUTO);
     }
 
     /** Matches unless {@code guard.rate-limit.backend=local}. */

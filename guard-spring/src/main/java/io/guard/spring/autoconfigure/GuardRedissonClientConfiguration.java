@@ -12,11 +12,13 @@ import org.springframework.core.env.Environment;
 /**
  * {@code guard.rate-limit.backend=redis} with the plain {@code org.redisson:redisson} jar and no client of the
  * application's own: Guard makes a lazy client from {@code spring.data.redis.*} (see {@link GuardRedissonClients}).
- * Imported before {@link GuardRateLimiterBackendConfiguration}, whose conditions look for the client.
+ * Imported before {@link GuardRateLimiterBackendConfiguration}, whose conditions look for the client. An application
+ * with Spring Data Redis's connection factory gets no second client: the backend then goes through that factory.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "org.redisson.Redisson")
-@ConditionalOnMissingBean(type = "org.redisson.api.RedissonClient")
+@ConditionalOnMissingBean(type = {"org.redisson.api.RedissonClient",
+        "org.springframework.data.redis.connection.RedisConnectionFactory"})
 @ConditionalOnProperty(prefix = "guard.rate-limit", name = "backend", havingValue = "redis")
 class GuardRedissonClientConfiguration {
 

@@ -11,8 +11,15 @@ import java.util.Map;
 /** {@code guard.rate-limit.*}: the backend, key handling, defaults and per-limit settings, the aspect's order. */
 public class RateLimitProperties {
 
-    /** Where limits are counted: auto (Redis when a RedissonClient bean exists, else in process), redis or local. */
+    /**
+     * Where limits are counted: auto (Redis when a RedissonClient or RedisConnectionFactory bean exists, else in
+     * process), redis or local.
+     */
     private Backend backend = Backend.AUTO;
+
+    /** How Guard talks to Redis. */
+    @NestedConfigurationProperty
+    private RateLimitRedisProperties redis = new RateLimitRedisProperties();
 
     /** Prefix of every Redis key Guard writes. */
     private String keyPrefix = "guard:";
@@ -32,11 +39,11 @@ public class RateLimitProperties {
 
     /** Where limits are counted. */
     public enum Backend {
-        /** Redis when a RedissonClient bean exists, else in process (with a warning). */
+        /** Redis when a RedissonClient or RedisConnectionFactory bean exists, else in process (with a warning). */
         AUTO,
         /**
-         * Redis: the application's RedissonClient bean, or else a lazy client Guard makes from spring.data.redis.*;
-         * start-up fails without Redisson on the class path.
+         * Redis: the application's RedissonClient or Spring Data RedisConnectionFactory bean, or else a lazy Redisson
+         * client Guard makes from spring.data.redis.*; start-up fails with neither client on the class path.
          */
         REDIS,
         /** In process: each instance of the service has its own quota. */
@@ -49,6 +56,14 @@ public class RateLimitProperties {
 
     public void setBackend(Backend backend) {
         this.backend = backend;
+    }
+
+    public RateLimitRedisProperties getRedis() {
+        return redis;
+    }
+
+    public void setRedis(RateLimitRedisProperties redis) {
+        this.redis = redis;
     }
 
     public String getKeyPrefix() {

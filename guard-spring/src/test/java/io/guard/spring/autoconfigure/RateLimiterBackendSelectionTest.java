@@ -3,6 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.ratelimit.FailoverRateLimiter;
+import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,7 +56,8 @@ class RateLimiterBackendSelectionTest {
                     assertThat(context).hasFailed();
                     var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
                     assertThat(analysis.getDescription())
-                            .isEqualTo("guard.rate-limit.backend: is 'redis' but Redisson is not on the class path");
+                            .isEqualTo("guard.rate-limit.backend: is 'redis' but the application has no "
+                                    + "RedissonClient or RedisConnectionFactory bean");
                     assertThat(analysis.getAction()).contains("org.redisson:redisson", "guard.rate-limit.backend=local");
                 });
     }
@@ -76,6 +78,23 @@ class RateLimiterBackendSelectionTest {
         RedissonClient own = mock(RedissonClient.class);
         runner.withBean(RedissonClient.class, () -> own).withPropertyValues("guard.rate-limit.backend=redis")
                 .run(context -> assertThat(context.getBean(RedissonClient.class)).isSameAs(own));
+    }
+
+    @Test
+    void aChosenClientThatIsMissingStopsStartUpNamingTheProperty() {
+        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .withPropertyValues("guard.rate-limit.redis.client=redisson").run(context -> {
+            assertThat(context).hasFailed();
+            var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).isEqualTo(
+                    "guard.rate-limit.redis.client: is 'redisson' but the application has no RedissonClient bean");
+        });
+    }
+
+    @Test
+    void autoPrefersTheRedissonClient() {
+        runner.withBean(RedissonClient.class, () -> mock(RedissonClient.class)).run(context ->
+                assertThat(context.getBean(ScriptConnection.class).clientName()).isEqualTo("redisson"));
     }
 
     @Test

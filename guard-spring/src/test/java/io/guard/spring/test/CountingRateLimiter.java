@@ -1,5 +1,6 @@
 package io.guard.spring.test;
 
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
@@ -25,13 +26,7 @@ public final class CountingRateLimiter implements RateLimiter {
     private final Map<String, Long> used = new ConcurrentHashMap<>();
     private final List<Request> requests = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    @Override
-    public synchronized Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-        return decide(policy, key, permits, Duration.ZERO);
-    }
-
-    private synchronized Decision decide(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        policy.checkPermits(permits);
+    private synchronized Decision decideNow(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
         requests.add(new Request(policy.name(), key, permits, maxWait));
         long inUse = used.getOrDefault(policy.name() + "|" + key, 0L);
         if (inUse + permits > policy.rate()) {
@@ -42,13 +37,9 @@ public final class CountingRateLimiter implements RateLimiter {
     }
 
     @Override
-    public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
-        return CompletableFuture.completedFuture(decide(policy, key, permits, Duration.ZERO));
-    }
-
-    @Override
-    public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-        return CompletableFuture.completedFuture(decide(policy, key, permits, maxWait));
+    public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
+        return CompletableFuture.completedFuture(BackendOutcome.decided(decideNow(policy, key, permits,
+                Duration.ZERO)));
     }
 
     /** The requests made so far, in order. */

@@ -1,0 +1,196 @@
+package io.guard.ratelimit.redis;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs Guard's scripts through Lettuce, the client behind Spring Data Redis's default connection factory. Guard
+ * opens one connection of its own from the factory's client (same servers, credentials, TLS and timeouts) and hands
+ * each batch to it in one {@code dispatch}, which writes the commands and flushes once; on a cluster connection
+ * Lettuce routes each command to the node owning its key's slot, following redirects as for any command. A second
+ * connection, opened with the first, carries Guard's pub/sub (resets heard from other instances): a subscribed
+ * connection can send nothing else.
+ */
+public final class LettuceScriptConnection extends ScriptConnection {
+
+    private static final RedisCodec<String, String> CODEC = StringCodec.UTF8;
+
+    private final StatefulConnection<String, String> connection;
+    private final StatefulRedisClusterConnection<String, String> cluster;
+    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final Duration timeout;
+
+    private LettuceScriptConnection(StatefulConnection<String, String> connection,
+                                    StatefulRedisPubSubConnection<String, String> pubSub, Duration timeout) {
+        this.connection = connection;
+        this.pubSub = pubSub;
+        this.timeout = timeout;
+        this.cluster = connection instanceof StatefulRedisClusterConnection<String, String> c ? c : null;
+    }
+
+    /**
+     * Opens a connection with the client of {@code factory}, which must be started. Each call times out after the
+     * factory's command timeout ({@code spring.data.redis.timeout}), as Spring Data's own commands do.
+     *
+     * @throws IllegalArgumentException if the factory is not Lettuce's (Guard does not drive Jedis)
+     */
+    public static LettuceScriptConnection of(RedisConnectionFactory factory) {
+        Objects.requireNonNull(factory, "factory");
+        if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+            throw new IllegalArgumentException("Guard's Redis backend runs on Spring Data Redis with Lettuce only, "
+                    + "but the RedisConnectionFactory is a " + factory.getClass().getName()
+                    + "; use Lettuce (Spring Boot's default) or a RedissonClient");
+        }
+        return of(lettuce.getRequiredNativeClient(), lettuce.getClientConfiguration().getCommandTimeout());
+    }
+
+    /**
+     * Opens a connection with {@code client}, a {@link RedisClient} or a {@link RedisClusterClient}; each call fails
+     * with a {@link java.util.concurrent.TimeoutException} when not answered within {@code timeout}.
+     */
+    public static LettuceScriptConnection of(AbstractRedisClient client, Duration timeout) {
+        Objects.requireNonNull(client, "client");
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("Redis command timeout must be positive but was " + timeout);
+        }
+        if (client instanceof RedisClusterClient clusterClient) {
+            StatefulConnection<String, String> scripts = clusterClient.connect(CODEC);
+            return new LettuceScriptConnection(scripts, openPubSub(scripts, clusterClient::connectPubSub), timeout);
+        }
+        if (client instanceof RedisClient single) {
+            StatefulConnection<String, String> scripts = single.connect(CODEC);
+            return new LettuceScriptConnection(scripts, openPubSub(scripts, single::connectPubSub), timeout);
+        }
+        throw new IllegalArgumentException("unsupported Lettuce client " + client.getClass().getName());
+    }
+
+    /** Opens the pub/sub connection; on failure closes the script connection just opened, so nothing leaks. */
+    private static StatefulRedisPubSubConnection<String, String> openPubSub(
+            StatefulConnection<String, String> scripts,
+            Function<RedisCodec<String, String>, ? extends StatefulRedisPubSubConnection<String, String>>
+                    open) {
+        try {
+            return open.apply(CODEC);
+        } catch (RuntimeException e) {
+            scripts.close();
+            throw e;
+        }
+    }
+
+    @Override
+    void send(List<ScriptCall> calls) {
+        List<RedisCommand<String, String, ?>> commands = new ArrayList<>(calls.size());
+        for (ScriptCall call : calls) {
+            AsyncCommand<String, String, List<Object>> command = new AsyncCommand<>(command(call));
+            // Lettuce does not time commands out unless its TimeoutOptions say so; Guard's calls always are.
+            command.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((reply, error) -> {
+                if (error == null) {
+                    call.reply().complete(reply);
+                } else {
+                    call.reply().completeExceptionally(error);
+                }
+            });
+            commands.add(command);
+        }
+        connection.dispatch(commands);
+    }
+
+    private static Command<String, String, List<Object>> command(ScriptCall call) {
+        CommandArgs<String, String> args = new CommandArgs<>(CODEC)
+                .add(call.byDigest() ? call.script().sha() : call.script().source())
+                .add(call.keys().size())
+                .addKeys(call.keys())
+                .addValues(call.args());
+        return new Command<>(call.byDigest() ? CommandType.EVALSHA : CommandType.EVAL, new NestedMultiOutput<>(CODEC),
+                args);
+    }
+
+    @Override
+    Object laneOf(String routingKey) {
+        if (cluster == null) {
+            return this;
+        }
+        RedisClusterNode owner = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(routingKey));
+        return owner == null ? this : owner.getNodeId();
+    }
+
+    /**
+     * A listener on the pub/sub connection and an asynchronous {@code SUBSCRIBE}. Lettuce queues the command while
+     * disconnected and subscribes again after each reconnect, announcing every subscription, the first included.
+     * On a cluster, the subscription lives on one node; {@code PUBLISH} reaches every node.
+     */
+    @Override
+    Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
+        CompletableFuture<Void> subscribed = new CompletableFuture<>();
+        RedisPubSubAdapter<String, String> listener = new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String from, String message) {
+                if (channel.equals(from)) {
+                    onMessage.accept(message);
+                }
+            }
+
+            @Override
+            public void subscribed(String to, long count) {
+                if (channel.equals(to) && !subscribed.complete(null)) {
+                    onResubscribed.run();
+                }
+            }
+        };
+        pubSub.addListener(listener);
+        pubSub.async().subscribe(channel);
+        return new Subscription() {
+            @Override
+            public CompletionStage<Void> subscribed() {
+                return subscribed;
+            }
+
+            @Override
+            public void close() {
+                pubSub.removeListener(listener);
+                if (pubSub.isOpen()) {
+                    pubSub.async().unsubscribe(channel);
+                }
+            }
+        };
+    }
+
+    @Override
+    public String clientName() {
+        return "lettuce";
+    }
+
+    /** Closes the connections Guard opened; the factory and its client stay as they are. */
+    @Override
+    public void close() {
+        pubSub.close();
+        connection.close();
+    }
+}

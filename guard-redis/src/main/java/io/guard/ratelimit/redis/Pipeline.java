@@ -1,0 +1,113 @@
+package io.guard.ratelimit.redis;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Sends script calls so that a busy limiter costs Redis one read and one write per batch instead of per decision:
+ * an idle lane sends a call at once; while a lane's batch is in flight, calls that arrive queue and leave together
+ * as the next batch, as soon as the one in flight has been answered. A lane is a cluster node where the client can
+ * tell (see {@link ScriptConnection#laneOf}), so a slow node holds back only its own calls.
+ *
+ * <p>Batching changes no decision: each script runs atomically on the server, so a batch is the same decisions in
+ * some serial order, the order they are sent in. A batch is at most {@code maxBatch} calls; each call keeps the
+ * client's own timeout, so a slow batch fails its calls exactly as a slow single call would, and the failure
+ * policies above see nothing different.
+ */
+final class Pipeline {
+
+    /** Calls per batch unless told otherwise: enough to amortize a round trip, small enough to keep replies quick. */
+    static final int DEFAULT_MAX_BATCH = 64;
+
+    private final ScriptConnection connection;
+    private final int maxBatch;
+    private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
+    private final LongAdder batches = new LongAdder();
+
+    Pipeline(ScriptConnection connection, int maxBatch) {
+        if (maxBatch < 1) {
+            throw new IllegalArgumentException("Redis batch size must be at least 1 but was " + maxBatch);
+        }
+        this.connection = connection;
+        this.maxBatch = maxBatch;
+    }
+
+    void submit(ScriptCall call) {
+        Object laneKey;
+        try {
+            laneKey = connection.laneOf(call.routingKey());
+        } catch (RuntimeException e) {
+            call.reply().completeExceptionally(e);
+            return;
+        }
+        lanes.computeIfAbsent(laneKey, key -> new Lane()).submit(call);
+    }
+
+    /** Batches sent since start-up, to see pipelining at work. */
+    long batchesSent() {
+        return batches.sum();
+    }
+
+    /** One queue with at most one batch in flight. */
+    private final class Lane {
+        private final ArrayDeque<ScriptCall> waiting = new ArrayDeque<>();
+        private boolean sending;
+
+        void submit(ScriptCall call) {
+            synchronized (this) {
+                waiting.add(call);
+                if (sending) {
+                    return;
+                }
+                sending = true;
+            }
+            sendFrom(next());
+        }
+
+        /** Sends batches while their replies come back at once (a dead connection), else when they come back. */
+        private void sendFrom(List<ScriptCall> batch) {
+            while (batch != null) {
+                CompletableFuture<Void> answered = send(batch);
+                if (!answered.isDone()) {
+                    answered.whenComplete((ignored, error) -> sendFrom(next()));
+                    return;
+                }
+                batch = next();
+            }
+        }
+
+        private CompletableFuture<Void> send(List<ScriptCall> batch) {
+            CompletableFuture<?>[] replies = new CompletableFuture<?>[batch.size()];
+            for (int i = 0; i < replies.length; i++) {
+                replies[i] = batch.get(i).reply();
+            }
+            batches.increment();
+            try {
+                connection.send(batch);
+            } catch (RuntimeException | Error e) {
+                batch.forEach(call -> call.reply().completeExceptionally(e));
+            }
+            return CompletableFuture.allOf(replies);
+        }
+
+        /** The next batch, or {@code null} (and the lane idle again) when nothing waits. */
+        private List<ScriptCall> next() {
+            synchronized (this) {
+                if (waiting.isEmpty()) {
+                    sending = false;
+                    return null;
+                }
+                List<ScriptCall> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
+                while (!waiting.isEmpty() && batch.size() < maxBatch) {
+                    batch.add(waiting.poll());
+                }
+                return batch;
+            }
+        }
+    }
+}

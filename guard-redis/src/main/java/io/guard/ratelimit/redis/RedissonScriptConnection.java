@@ -1,0 +1,148 @@
+package io.guard.ratelimit.redis;
+
+import org.redisson.api.BatchOptions;
+import org.redisson.api.RBatch;
+import org.redisson.api.RScript;
+import org.redisson.api.RScriptAsync;
+import org.redisson.api.RTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.listener.StatusListener;
+import org.redisson.client.codec.StringCodec;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
+
+/**
+ * Runs Guard's scripts through a {@link RedissonClient}: one call alone as a plain asynchronous {@code EVALSHA}, a
+ * batch as an {@link RBatch}, which Redisson sends pipelined, grouped per cluster node. Timeouts and retries are
+ * the client's own, for batches too ({@link BatchOptions#defaults()} defers to the client's configuration).
+ *
+ * <p>Works with Redisson 3.x and 4.x alike: it only uses API both have. In particular the reply type is
+ * {@code MAPVALUELIST} (a list of values decoded by the codec), because 3.x's {@code MULTI} is 4.x's {@code LIST}.
+ */
+public final class RedissonScriptConnection extends ScriptConnection {
+
+    private static final RScript.ReturnType LIST_OF_VALUES = RScript.ReturnType.MAPVALUELIST;
+
+    private final RedissonClient redisson;
+    private final RScript script;
+
+    private RedissonScriptConnection(RedissonClient redisson) {
+        this.redisson = redisson;
+        this.script = redisson.getScript(StringCodec.INSTANCE);
+    }
+
+    /** Uses {@code redisson} as it is configured; {@link #close()} leaves it open. */
+    public static RedissonScriptConnection of(RedissonClient redisson) {
+        return new RedissonScriptConnection(Objects.requireNonNull(redisson, "redisson"));
+    }
+
+    @Override
+    void send(List<ScriptCall> calls) {
+        if (calls.size() == 1) {
+            forward(run(script, calls.get(0)), calls.get(0));
+            return;
+        }
+        RBatch batch = redisson.createBatch(BatchOptions.defaults());
+        RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
+        List<CompletableFuture<List<Object>>> replies = new ArrayList<>(calls.size());
+        for (ScriptCall call : calls) {
+            if (!call.byDigest()) {
+                forward(run(script, call), call);
+                continue;
+            }
+            CompletableFuture<List<Object>> reply = run(batched, call).toCompletableFuture();
+            forward(reply, call);
+            replies.add(reply);
+        }
+        List<ScriptCall> batchedCalls = calls.stream().filter(ScriptCall::byDigest).toList();
+        // Each command's own future carries its reply or error, and is complete before the batch's when Redis
+        // answered (a NOSCRIPT answer to one call also fails the batch as a whole). Only calls Redis did not
+        // answer (the batch could not be written, or timed out) take the batch's error.
+        batch.executeAsync().whenComplete((results, error) -> {
+            if (error != null) {
+                for (int i = 0; i < batchedCalls.size(); i++) {
+                    if (!replies.get(i).isDone()) {
+                        batchedCalls.get(i).reply().completeExceptionally(error);
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * A call by digest as is; a call by source loads the script first ({@code SCRIPT LOAD} reaches every master)
+     * and then runs it by digest, outside any batch: Redisson may send an {@code EVAL} as {@code EVALSHA} (its own
+     * script cache) and would then fail it again with {@code NOSCRIPT}.
+     */
+    private CompletionStage<List<Object>> run(RScriptAsync target, ScriptCall call) {
+        List<Object> keys = List.copyOf(call.keys());
+        Object[] args = call.args().toArray();
+        if (call.byDigest()) {
+            return target.evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().sha(),
+                    LIST_OF_VALUES, keys, args);
+        }
+        return script.scriptLoadAsync(call.script().source()).thenCompose(sha -> script.<List<Object>>evalShaAsync(
+                call.routingKey(), RScript.Mode.READ_WRITE, sha, LIST_OF_VALUES, keys, args));
+    }
+
+    private static void forward(CompletionStage<List<Object>> reply, ScriptCall call) {
+        reply.whenComplete((values, error) -> {
+            if (error == null) {
+                call.reply().complete(values);
+            } else {
+                call.reply().completeExceptionally(error);
+            }
+        });
+    }
+
+    /**
+     * An {@link RTopic} with a status listener: Redisson subscribes in the background (also while Redis is down) and
+     * again after each reconnect, announcing every subscription, the first included.
+     */
+    @Override
+    Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
+        RTopic topic = redisson.getTopic(channel, StringCodec.INSTANCE);
+        CompletableFuture<Void> subscribed = new CompletableFuture<>();
+        CompletableFuture<Integer> status = topic.addListenerAsync(new StatusListener() {
+            @Override
+            public void onSubscribe(String name) {
+                if (!subscribed.complete(null)) {
+                    onResubscribed.run();
+                }
+            }
+
+            @Override
+            public void onUnsubscribe(String name) {
+            }
+        }).toCompletableFuture();
+        CompletableFuture<Integer> messages = topic.addListenerAsync(String.class,
+                (name, message) -> onMessage.accept(message)).toCompletableFuture();
+        return new Subscription() {
+            @Override
+            public CompletionStage<Void> subscribed() {
+                return subscribed;
+            }
+
+            @Override
+            public void close() {
+                status.thenAccept(topic::removeListenerAsync);
+                messages.thenAccept(topic::removeListenerAsync);
+            }
+        };
+    }
+
+    @Override
+    public String clientName() {
+        return "redisson";
+    }
+
+    @Override
+    public void close() {
+        // Nothing of its own: the client belongs to the application.
+    }
+}

@@ -1,0 +1,48 @@
+package io.guard.ratelimit.redis;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The seam between Guard's Redis backend and a Redis client: sends a batch of script calls ({@code EVALSHA}, or
+ * {@code EVAL} after a {@code NOSCRIPT}) pipelined, each routed by its first key, and completes each call with its
+ * own reply or error. Everything above it (key layout, scripts, refusal cache, batching, the NOSCRIPT reload) is the
+ * same whatever the client, so the backend behaves identically on Redisson and on Spring Data Redis.
+ *
+ * <p>Obtain one from {@link RedissonScriptConnection#of} or {@link LettuceScriptConnection#of}. Implementations live
+ * in this package only: the methods that send are package-private.
+ */
+public abstract class ScriptConnection implements AutoCloseable {
+
+    ScriptConnection() {
+    }
+
+    /**
+     * Sends {@code calls} in one write where the client allows it (per node in a cluster) and completes every call's
+     * {@link ScriptCall#reply()}, by the client's own timeouts at the latest. Never throws: a failure to send fails
+     * the calls.
+     */
+    abstract void send(List<ScriptCall> calls);
+
+    /**
+     * Which batch queue a call for {@code routingKey} joins: the cluster node that owns its slot where the client
+     * can tell cheaply, so a slow node holds back only its own calls; one queue otherwise.
+     */
+    Object laneOf(String routingKey) {
+        return this;
+    }
+
+    /**
+     * Listens on {@code channel}: {@code onMessage} gets each message, {@code onResubscribed} runs each time the
+     * client subscribes again after losing the subscription (messages sent meanwhile were missed). Returns at once
+     * and never fails for an unreachable Redis: the subscription is made, and remade, in the background.
+     */
+    abstract Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed);
+
+    /** The client's name, for logs and the actuator: {@code redisson}, {@code lettuce}. */
+    public abstract String clientName();
+
+    /** Releases what this connection opened itself; never the client or factory it was made from. */
+    @Override
+    public abstract void close();
+}

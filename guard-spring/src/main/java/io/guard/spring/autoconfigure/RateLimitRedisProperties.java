@@ -1,0 +1,40 @@
+package io.guard.spring.autoconfigure;
+
+/** {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, and how many go together. */
+public class RateLimitRedisProperties {
+
+    /**
+     * Which client runs Guard's scripts: auto (a RedissonClient bean if there is one, else Spring Data Redis's
+     * RedisConnectionFactory), redisson or spring-data.
+     */
+    private Client client = Client.AUTO;
+
+    /** The most decisions sent to Redis together in one pipelined batch; 1 sends each alone. */
+    private int maxBatch = 64;
+
+    /** The Redis client Guard's scripts go through. */
+    public enum Client {
+        /** A RedissonClient bean if there is one, else Spring Data Redis's RedisConnectionFactory. */
+        AUTO,
+        /** The RedissonClient bean; start-up fails without one. */
+        REDISSON,
+        /** Spring Data Redis's RedisConnectionFactory bean, which must be Lettuce's; start-up fails without one. */
+        SPRING_DATA
+    }
+
+    public Client getClient() {
+        return client;
+    }
+
+    public void setClient(Client client) {
+        this.client = client;
+    }
+
+    public int getMaxBatch() {
+        return maxBatch;
+    }
+
+    public void setMaxBatch(int maxBatch) {
+        this.maxBatch = maxBatch;
+    }
+}

@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimitPolicy;
@@ -95,18 +96,8 @@ class BackendHealthReportTest {
     private static final class Unreachable implements RateLimiter {
 
         @Override
-        public Decision tryAcquire(RateLimitPolicy policy, String key, long permits) {
-            throw refused();
-        }
-
-        @Override
-        public CompletionStage<Decision> tryAcquireAsync(RateLimitPolicy policy, String key, long permits) {
+        public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
             return CompletableFuture.failedFuture(refused());
-        }
-
-        @Override
-        public CompletionStage<Decision> acquire(RateLimitPolicy policy, String key, long permits, Duration maxWait) {
-            return tryAcquireAsync(policy, key, permits);
         }
 
         private static RateLimiterBackendException refused() {

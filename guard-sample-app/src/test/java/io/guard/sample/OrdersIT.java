@@ -73,6 +73,24 @@ class OrdersIT {
     }
 
     @Test
+    void aStatusPolledTooOftenIsAnsweredByTheFallbackWithWhenToPollAgain() {
+        long id = http.post("/orders?userId=1004").body().get("id").asLong();
+        for (int i = 1; i <= 2; i++) {
+            Http.Answer fresh = http.get("/orders/" + id + "/status");
+            assertThat(fresh.status()).as("%s", fresh).isEqualTo(200);
+            assertThat(fresh.body().get("status").asText()).isEqualTo("CREATED");
+            assertThat(fresh.body().get("pollAgainInSeconds").asLong()).isZero();
+        }
+
+        Http.Answer throttled = http.get("/orders/" + id + "/status");
+        assertThat(throttled.status()).as("%s", throttled).isEqualTo(200);
+        assertThat(throttled.body().get("status").isNull()).isTrue();
+        assertThat(throttled.body().get("pollAgainInSeconds").asLong()).isBetween(1L, 10L);
+        assertThat(throttled.header("Retry-After")).isNull();
+        assertThat(throttled.header("RateLimit")).startsWith("\"order-status\";r=0;t=");
+    }
+
+    @Test
     void answersProblemDetailsForUnknownOrdersAndMissingUsers() {
         Http.Answer unknown = http.get("/orders/999999");
         assertThat(unknown.status()).isEqualTo(404);

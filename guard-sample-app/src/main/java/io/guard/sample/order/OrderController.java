@@ -1,6 +1,7 @@
 package io.guard.sample.order;
 
 import io.guard.spring.annotation.RateLimit;
+import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -11,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * Places and reads orders. Both limits take their rate and interval from {@code application.yml}
+ * Places and reads orders. The limits take their rate and interval from {@code application.yml}
  * ({@code guard.rate-limit.instances.*}), so operators change them without a release.
  */
 @RestController
@@ -39,5 +40,23 @@ class OrderController {
     @RateLimit(name = "order-detail")
     Order detail(@PathVariable long id) {
         return store.find(id).orElseThrow(() -> new OrderNotFoundException(id));
+    }
+
+    /**
+     * Clients poll this while an order is processed. Each order may be polled twice per 10 seconds; beyond that the
+     * limit's fallback answers 200 without reading the store, telling the client when to poll again (a polling
+     * client handles that more gracefully than a 429).
+     */
+    @GetMapping("/{id}/status")
+    @RateLimit(name = "order-status", key = "#id", fallbackMethod = "pollLater")
+    OrderStatus status(@PathVariable long id) {
+        Order order = store.find(id).orElseThrow(() -> new OrderNotFoundException(id));
+        return new OrderStatus(id, order.status(), 0);
+    }
+
+    /** The fallback of {@code order-status}: same parameters, plus the refusal, which says when to come back. */
+    private OrderStatus pollLater(long id, RateLimitExceededException refusal) {
+        long seconds = Math.max(1, (refusal.decision().retryAfter().toMillis() + 999) / 1000);
+        return new OrderStatus(id, null, seconds);
     }
 }

@@ -15,10 +15,11 @@ import java.time.Duration;
  * @param permitsExpression the parsed permits expression; null when the permits are a constant
  * @param timeout           how long to wait for permits; zero refuses at once
  * @param message           the 429 {@code detail}
+ * @param fallback          what answers instead of a refusal; null when a refusal throws
  * @param site              where the annotation sits, for run-time messages
  */
 record LimitSpec(RateLimitPolicy policy, Expression key, long permits, Expression permitsExpression,
-                 Duration timeout, String message, AnnotationSite site) {
+                 Duration timeout, String message, FallbackMethods fallback, AnnotationSite site) {
 
     String name() {
         return policy.name();

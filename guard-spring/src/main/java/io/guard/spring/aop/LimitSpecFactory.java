@@ -11,7 +11,8 @@ import java.util.function.Function;
 
 /**
  * Turns a {@link RateLimit} into a {@link LimitSpec}: layers {@code guard.rate-limit.instances.<name>} over the
- * annotation over {@code guard.rate-limit.defaults}, builds the (validated) policy, parses the expressions.
+ * annotation over {@code guard.rate-limit.defaults}, builds the (validated) policy, parses the expressions and
+ * resolves the fallback.
  */
 final class LimitSpecFactory {
 
@@ -46,9 +47,11 @@ final class LimitSpecFactory {
         RateLimitPolicy policy = policy(name, settings, site);
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
+        FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null
+                : FallbackResolver.resolveFor(site, annotation.fallbackMethod().trim(), RateLimitExceededException.class);
         String permitsText = annotation.permits().trim();
         if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, site);
+            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, fallback, site);
         }
         if (permitsText.chars().allMatch(Character::isDigit)) {
             long permits = parsePermits(site, permitsText);
@@ -57,10 +60,10 @@ final class LimitSpecFactory {
                                 + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, site);
+            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, fallback, site);
         }
         Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, site);
+        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, fallback, site);
     }
 
     private static long parsePermits(AnnotationSite site, String text) {

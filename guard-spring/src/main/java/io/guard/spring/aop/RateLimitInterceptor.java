@@ -8,8 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The {@code @RateLimit} aspect: asks every limit of the method before the method runs. Plain methods wait (only
- * when a limit has a timeout) on the calling thread; CompletionStage, Mono and Flux methods never block.
+ * The {@code @RateLimit} aspect: asks every limit of the method before the method runs, and answers a refusal with
+ * the refusing limit's fallback when it names one. Plain methods wait (only when a limit has a timeout) on the
+ * calling thread; CompletionStage, Mono and Flux methods never block.
  */
 final class RateLimitInterceptor implements MethodInterceptor {
 
@@ -40,40 +41,56 @@ final class RateLimitInterceptor implements MethodInterceptor {
         List<LimitRequest> requests = limiting.requests(guarded.limits(),
                 () -> methods.contexts().forCall(guarded.method(), args, invocation.getThis(), targetClass));
         RateLimitDecisionSink sink = sinks.current();
+        RefusedCall refused = new RefusedCall(guarded, invocation.getThis(), args);
         return switch (guarded.returnKind()) {
             case SYNC -> {
-                limiting.acquire(requests, sink);
+                try {
+                    limiting.acquire(requests, sink);
+                } catch (RateLimitExceededException refusal) {
+                    yield refused.answer(refusal);
+                }
                 yield invocation.proceed();
             }
-            case COMPLETION_STAGE -> stage(limiting, invocation, requests, sink);
-            case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting, requests, sink,
+            case COMPLETION_STAGE -> stage(limiting, invocation, requests, sink, refused);
+            case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting, requests, sink, refused,
                     Invocations.repeatable(invocation));
         };
     }
 
     private static CompletableFuture<Object> stage(Limiting limiting, MethodInvocation invocation,
-                                                   List<LimitRequest> requests, RateLimitDecisionSink sink) {
+                                                   List<LimitRequest> requests, RateLimitDecisionSink sink,
+                                                   RefusedCall refused) {
         CompletableFuture<Object> result = new CompletableFuture<>();
         CompletableFuture<Void> permits = limiting.acquireAsync(requests, sink).toCompletableFuture();
         if (permits.isDone()) {
-            proceedWhenPermitted(invocation, permits, result);
+            proceedWhenPermitted(invocation, permits, result, refused);
         } else {
             // The limiter may complete on an I/O thread (Redis), which must not run application code.
-            permits.whenCompleteAsync((ignored, error) -> proceedWhenPermitted(invocation, permits, result));
+            permits.whenCompleteAsync((ignored, error) -> proceedWhenPermitted(invocation, permits, result, refused));
         }
         return result;
     }
 
     private static void proceedWhenPermitted(MethodInvocation invocation, CompletableFuture<Void> permits,
-                                             CompletableFuture<Object> result) {
+                                             CompletableFuture<Object> result, RefusedCall refused) {
         try {
             permits.join();
-        } catch (RuntimeException refused) {
-            result.completeExceptionally(Stages.unwrap(refused));
+        } catch (RuntimeException failure) {
+            Throwable error = Stages.unwrap(failure);
+            if (error instanceof RateLimitExceededException refusal) {
+                pipe(() -> refused.answer(refusal), result);
+            } else {
+                result.completeExceptionally(error);
+            }
             return;
         }
+        pipe(invocation::proceed, result);
+    }
+
+    /** Completes {@code result} as the stage {@code call} returns completes, or with what it throws. */
+    private static void pipe(Proceed call, CompletableFuture<Object> result) {
         try {
-            Stages.pipe(Stages.asStage(invocation.proceed()), result);
+            Stages.pipe(Stages.asStage(call.proceed()), result);
         } catch (Throwable error) {
             result.completeExceptionally(error);
         }

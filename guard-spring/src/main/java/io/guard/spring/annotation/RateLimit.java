@@ -35,6 +35,13 @@ public @interface RateLimit {
      */
     String key() default "";
 
+    /**
+     * SpEL over the same variables as {@link #key()}: the limit applies to a call only when it is true (like
+     * {@code @Cacheable}'s condition), e.g. {@code "!#internal"} or {@code "#plan == 'free'"}. Empty: always.
+     * A condition that cannot be evaluated for a call, or yields no boolean, applies the limit.
+     */
+    String condition() default "";
+
     /** Permits per interval; 0 = from configuration. */
     long rate() default 0;
 

@@ -45,13 +45,15 @@ final class LimitSpecFactory {
                 .orElse(defaults)
                 .orElse(BUILT_IN);
         RateLimitPolicy policy = policy(name, settings, site);
+        Expression condition = annotation.condition().isBlank() ? null
+                : parser.parse(site, "condition", annotation.condition(), Set.of());
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null
                 : FallbackResolver.resolveFor(site, annotation.fallbackMethod().trim(), RateLimitExceededException.class);
         String permitsText = annotation.permits().trim();
         if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, fallback, site);
+            return new LimitSpec(policy, condition, key, 1, null, settings.timeout(), message, fallback, site);
         }
         if (permitsText.chars().allMatch(Character::isDigit)) {
             long permits = parsePermits(site, permitsText);
@@ -60,10 +62,10 @@ final class LimitSpecFactory {
                                 + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, fallback, site);
+            return new LimitSpec(policy, condition, key, permits, null, settings.timeout(), message, fallback, site);
         }
         Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, fallback, site);
+        return new LimitSpec(policy, condition, key, 1, permits, settings.timeout(), message, fallback, site);
     }
 
     private static long parsePermits(AnnotationSite site, String text) {

@@ -34,19 +34,34 @@ final class Limiting {
     }
 
     /**
-     * Evaluates every limit's key and permits; the evaluation context is only built when some limit has an
-     * expression, so constant limits cost no SpEL at all.
+     * Evaluates every limit's condition, key and permits, leaving out the limits whose condition is false; the
+     * evaluation context is only built when some limit has an expression, so constant limits cost no SpEL at all.
      */
     List<LimitRequest> requests(List<LimitSpec> specs, Supplier<EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
-            if (context == null && (spec.key() != null || spec.permitsExpression() != null)) {
+            if (context == null && (spec.condition() != null || spec.key() != null
+                    || spec.permitsExpression() != null)) {
                 context = contexts.get();
             }
-            requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+            if (applies(spec, context)) {
+                requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+            }
         }
         return requests;
+    }
+
+    /** Only a condition that says false exempts a call: one that cannot decide must not open a hole in the limit. */
+    private static boolean applies(LimitSpec spec, EvaluationContext context) {
+        if (spec.condition() == null) {
+            return true;
+        }
+        try {
+            return !Boolean.FALSE.equals(spec.condition().getValue(context, Boolean.class));
+        } catch (EvaluationException e) {
+            return true;
+        }
     }
 
     private String key(LimitSpec spec, EvaluationContext context) {

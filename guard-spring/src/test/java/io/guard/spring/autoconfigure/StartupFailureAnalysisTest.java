@@ -76,6 +76,13 @@ class StartupFailureAnalysisTest {
         }
     }
 
+    static class ConditionOnUnknownParameter {
+        @RateLimit(name = "submit", rate = 5, condition = "!#internl")
+        public String submit(boolean internal) {
+            return "ok";
+        }
+    }
+
     static class LimitFallbackTakingTheWrongError {
         @RateLimit(name = "submit", rate = 5, fallbackMethod = "busy")
         public String submit(String order) {
@@ -145,6 +152,13 @@ class StartupFailureAnalysisTest {
                         + "MissingFallback");
         assertThat(analysis.getAction()).contains("fallbak(String) returning String",
                 "fallbak(String, Throwable) returning String", "fallbak(Throwable) returning String");
+    }
+
+    @Test
+    void aConditionIsCheckedAtStartUpLikeAKey() {
+        assertThat(analysisOf(ConditionOnUnknownParameter.class).getDescription()).isEqualTo(
+                "@RateLimit on ConditionOnUnknownParameter.submit(boolean): condition '!#internl' refers to no "
+                        + "parameter (#internl); parameters are [internal]");
     }
 
     @Test

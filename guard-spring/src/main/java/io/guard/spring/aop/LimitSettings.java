@@ -21,13 +21,15 @@ import java.time.Duration;
  * @param onBackendFailure what to do when the backend cannot decide
  * @param timeout          how long a call may wait for permits; zero refuses at once
  * @param message          the {@code detail} of a 429 answer
+ * @param shadow           whether the limit only decides and records, and never refuses
  */
 public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, Long burst, Scope scope,
                             TimeSource timeSource, BackendFailurePolicy onBackendFailure, Duration timeout,
-                            String message) {
+                            String message, Boolean shadow) {
 
     /** A source that says nothing. */
-    public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null);
+    public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
+            null);
 
     /** Each field from this source, or from {@code fallback} where this one does not say. */
     public LimitSettings orElse(LimitSettings fallback) {
@@ -40,6 +42,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
                 timeSource != null ? timeSource : fallback.timeSource,
                 onBackendFailure != null ? onBackendFailure : fallback.onBackendFailure,
                 timeout != null ? timeout : fallback.timeout,
-                message != null && !message.isEmpty() ? message : fallback.message);
+                message != null && !message.isEmpty() ? message : fallback.message,
+                shadow != null ? shadow : fallback.shadow);
     }
 }

@@ -16,11 +16,12 @@ import java.time.Duration;
  * @param permitsExpression the parsed permits expression; null when the permits are a constant
  * @param timeout           how long to wait for permits; zero refuses at once
  * @param message           the 429 {@code detail}
+ * @param shadow            whether the limit only decides and records, never refusing
  * @param fallback          what answers instead of a refusal; null when a refusal throws
  * @param site              where the annotation sits, for run-time messages
  */
-record LimitSpec(RateLimitPolicy policy, Expression condition, Expression key, long permits, Expression permitsExpression,
-                 Duration timeout, String message, FallbackMethods fallback, AnnotationSite site) {
+record LimitSpec(RateLimitPolicy policy, Expression condition, Expression key, long permits,
+                 Expression permitsExpression, Duration timeout, String message, boolean shadow, FallbackMethods fallback, AnnotationSite site) {
 
     String name() {
         return policy.name();

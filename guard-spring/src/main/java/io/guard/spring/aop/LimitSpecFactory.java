@@ -18,7 +18,7 @@ final class LimitSpecFactory {
 
     /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
-            null, null, null, Duration.ZERO, null);
+            null, null, null, Duration.ZERO, null, false);
 
     private final GuardExpressionParser parser;
     private final Function<String, LimitSettings> instances;
@@ -53,7 +53,7 @@ final class LimitSpecFactory {
                 : FallbackResolver.resolveFor(site, annotation.fallbackMethod().trim(), RateLimitExceededException.class);
         String permitsText = annotation.permits().trim();
         if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, condition, key, 1, null, settings.timeout(), message, fallback, site);
+            return new LimitSpec(policy, condition, key, 1, null, settings.timeout(), message, settings.shadow(), fallback, site);
         }
         if (permitsText.chars().allMatch(Character::isDigit)) {
             long permits = parsePermits(site, permitsText);
@@ -62,10 +62,10 @@ final class LimitSpecFactory {
                                 + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, condition, key, permits, null, settings.timeout(), message, fallback, site);
+            return new LimitSpec(policy, condition, key, permits, null, settings.timeout(), message, settings.shadow(), fallback, site);
         }
         Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, condition, key, 1, permits, settings.timeout(), message, fallback, site);
+        return new LimitSpec(policy, condition, key, 1, permits, settings.timeout(), message, settings.shadow(), fallback, site);
     }
 
     private static long parsePermits(AnnotationSite site, String text) {

@@ -2,9 +2,12 @@ package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimiterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +27,9 @@ final class Limiting {
     static final String GLOBAL_KEY = "global";
     /** The key shared by calls whose key expression yields nothing, under {@link MissingKeyPolicy#SHARED}. */
     static final String SHARED_MISSING_KEY = "unknown";
+
+    /** Its own category, so that operators can route or silence shadow-mode refusals apart from the rest. */
+    private static final Logger SHADOW_LOG = LoggerFactory.getLogger("io.guard.ratelimit.shadow");
 
     private final RateLimiterRegistry limiter;
     private final MissingKeyPolicy missingKey;
@@ -113,10 +119,10 @@ final class Limiting {
     /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
-            Decision decision = request.spec().timeout().isZero()
+            Decision decision = waitsFor(request.spec()).isZero()
                     ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
                     : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
-                    request.spec().timeout()));
+                    waitsFor(request.spec())));
             check(request, decision, sink);
         }
     }
@@ -132,15 +138,33 @@ final class Limiting {
 
     private CompletionStage<Decision> ask(LimitRequest request) {
         LimitSpec spec = request.spec();
-        return spec.timeout().isZero()
+        return waitsFor(spec).isZero()
                 ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
-                : limiter.acquire(spec.name(), request.key(), request.permits(), spec.timeout());
+                : limiter.acquire(spec.name(), request.key(), request.permits(), waitsFor(spec));
     }
 
+    /** A shadow limit never waits: it must not change how long calls take. */
+    private static Duration waitsFor(LimitSpec spec) {
+        return spec.shadow() ? Duration.ZERO : spec.timeout();
+    }
+
+    /**
+     * Acts on a decision the registry has already counted (metrics, events): a refusal throws, except in shadow
+     * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
+     */
     private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
-        sink.record(request.spec().policy(), decision);
+        LimitSpec spec = request.spec();
+        if (spec.shadow()) {
+            if (!decision.allowed()) {
+                SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
+                        + "retry after {}", spec.name(), spec.site().describe(), request.permits(),
+                        DurationFormat.compact(decision.retryAfter()));
+            }
+            return;
+        }
+        sink.record(spec.policy(), decision);
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(request.spec().policy(), decision, request.spec().message());
+            throw new RateLimitExceededException(spec.policy(), decision, spec.message());
         }
     }
 

@@ -21,7 +21,8 @@ import java.time.Duration;
  * @param site              where the annotation sits, for run-time messages
  */
 record LimitSpec(RateLimitPolicy policy, Expression condition, Expression key, long permits,
-                 Expression permitsExpression, Duration timeout, String message, boolean shadow, FallbackMethods fallback, AnnotationSite site) {
+                 Expression permitsExpression, Duration timeout, String message, boolean shadow,
+                 FallbackMethods fallback, AnnotationSite site) {
 
     String name() {
         return policy.name();

@@ -49,23 +49,23 @@ final class LimitSpecFactory {
                 : parser.parse(site, "condition", annotation.condition(), Set.of());
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
-        FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null
-                : FallbackResolver.resolveFor(site, annotation.fallbackMethod().trim(), RateLimitExceededException.class);
+        FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null : FallbackResolver.resolveFor(site,
+                annotation.fallbackMethod().trim(), RateLimitExceededException.class);
         String permitsText = annotation.permits().trim();
-        if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, condition, key, 1, null, settings.timeout(), message, settings.shadow(), fallback, site);
-        }
-        if (permitsText.chars().allMatch(Character::isDigit)) {
-            long permits = parsePermits(site, permitsText);
+        long permits = 1;
+        Expression permitsExpression = null;
+        if (permitsText.chars().allMatch(Character::isDigit) && !permitsText.isEmpty()) {
+            permits = parsePermits(site, permitsText);
             if (permits < 1 || permits > policy.maxPermits()) {
-                throw site.error("permits", permitsText, "is more than limit '" + name + "' can ever grant (between 1 and "
-                                + policy.maxPermits() + ")",
+                throw site.error("permits", permitsText, "is more than limit '" + name
+                                + "' can ever grant (between 1 and " + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, condition, key, permits, null, settings.timeout(), message, settings.shadow(), fallback, site);
+        } else if (!permitsText.isEmpty()) {
+            permitsExpression = parser.parse(site, "permits", permitsText, Set.of());
         }
-        Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, condition, key, 1, permits, settings.timeout(), message, settings.shadow(), fallback, site);
+        return new LimitSpec(policy, condition, key, permits, permitsExpression, settings.timeout(), message,
+                settings.shadow(), fallback, site);
     }
 
     private static long parsePermits(AnnotationSite site, String text) {

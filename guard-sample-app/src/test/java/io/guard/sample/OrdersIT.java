@@ -63,6 +63,26 @@ class OrdersIT {
     }
 
     @Test
+    void theShadowLimitRefusesNobodyButCountsWhomItWouldHaveRefused() {
+        double before = shadowRejections();
+        for (int i = 1; i <= 5; i++) {
+            Http.Answer accepted = http.post("/orders?userId=1005");
+            assertThat(accepted.status()).as("order %d: %s", i, accepted).isEqualTo(201);
+            assertThat(accepted.header("RateLimit-Policy")).as("no field for the shadow limit")
+                    .isEqualTo("\"order-submit\";q=5;w=60");
+        }
+        // order-submit-trial allows 3 per minute: orders 4 and 5 would have been refused.
+        assertThat(shadowRejections() - before).isEqualTo(2.0);
+    }
+
+    private double shadowRejections() {
+        Http.Answer metric = http.get(
+                "/actuator/metrics/guard.ratelimit.requests?tag=name:order-submit-trial&tag=result:rejected");
+        assertThat(metric.status()).as("%s", metric).isEqualTo(200);
+        return metric.body().get("measurements").get(0).get("value").asDouble();
+    }
+
+    @Test
     void readsOrdersUnderOneGlobalQuota() {
         long id = http.post("/orders?userId=1003").body().get("id").asLong();
 
@@ -70,6 +90,24 @@ class OrdersIT {
 
         assertThat(read.status()).isEqualTo(200);
         assertThat(read.header("RateLimit-Policy")).isEqualTo("\"order-detail\";q=100;w=1");
+    }
+
+    @Test
+    void aStatusPolledTooOftenIsAnsweredByTheFallbackWithWhenToPollAgain() {
+        long id = http.post("/orders?userId=1004").body().get("id").asLong();
+        for (int i = 1; i <= 2; i++) {
+            Http.Answer fresh = http.get("/orders/" + id + "/status");
+            assertThat(fresh.status()).as("%s", fresh).isEqualTo(200);
+            assertThat(fresh.body().get("status").asText()).isEqualTo("CREATED");
+            assertThat(fresh.body().get("pollAgainInSeconds").asLong()).isZero();
+        }
+
+        Http.Answer throttled = http.get("/orders/" + id + "/status");
+        assertThat(throttled.status()).as("%s", throttled).isEqualTo(200);
+        assertThat(throttled.body().get("status").isNull()).isTrue();
+        assertThat(throttled.body().get("pollAgainInSeconds").asLong()).isBetween(1L, 10L);
+        assertThat(throttled.header("Retry-After")).isNull();
+        assertThat(throttled.header("RateLimit")).startsWith("\"order-status\";r=0;t=");
     }
 
     @Test

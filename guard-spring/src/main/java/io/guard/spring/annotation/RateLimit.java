@@ -35,6 +35,13 @@ public @interface RateLimit {
      */
     String key() default "";
 
+    /**
+     * SpEL over the same variables as {@link #key()}: the limit applies to a call only when it is true (like
+     * {@code @Cacheable}'s condition), e.g. {@code "!#internal"} or {@code "#plan == 'free'"}. Empty: always.
+     * A condition that cannot be evaluated for a call, or yields no boolean, applies the limit.
+     */
+    String condition() default "";
+
     /** Permits per interval; 0 = from configuration. */
     long rate() default 0;
 
@@ -55,4 +62,12 @@ public @interface RateLimit {
 
     /** The {@code detail} of the 429 answer; empty = from configuration or a default naming the limit. */
     String message() default "";
+
+    /**
+     * A method of the same class called instead of refusing when this limit refuses: the method's parameters plus
+     * an optional trailing parameter that accepts the refusal ({@code RateLimitExceededException} or a supertype),
+     * or only that parameter, returning a type assignable to the method's. Resolved and checked at start-up like a
+     * breaker's fallback. Empty: a refusal throws {@code RateLimitExceededException} (429 over HTTP).
+     */
+    String fallbackMethod() default "";
 }

@@ -21,15 +21,16 @@ import java.time.Duration;
  * @param onBackendFailure what to do when the backend cannot decide
  * @param timeout          how long a call may wait for permits; zero refuses at once
  * @param message          the {@code detail} of a 429 answer
- * @param httpHeaders      whether decisions go into the HTTP answer's RateLimit fields; null: only on web handlers
- */
+  * @param httpHeaders      whether decisions go into the HTTP answer's RateLimit fields; null: only on web handlers
+  * @param shadow           whether the limit only decides and records, and never refuses
+  */
 public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, Long burst, Scope scope,
                             TimeSource timeSource, BackendFailurePolicy onBackendFailure, Duration timeout,
-                            String message, Boolean httpHeaders) {
+                            String message, Boolean httpHeaders, Boolean shadow) {
 
     /** A source that says nothing. */
     public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
-            null);
+            null, null);
 
     /** Each field from this source, or from {@code fallback} where this one does not say. */
     public LimitSettings orElse(LimitSettings fallback) {
@@ -43,6 +44,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
                 onBackendFailure != null ? onBackendFailure : fallback.onBackendFailure,
                 timeout != null ? timeout : fallback.timeout,
                 message != null && !message.isEmpty() ? message : fallback.message,
-                httpHeaders != null ? httpHeaders : fallback.httpHeaders);
+                httpHeaders != null ? httpHeaders : fallback.httpHeaders,
+                shadow != null ? shadow : fallback.shadow);
     }
 }

@@ -6,21 +6,24 @@ import org.springframework.expression.Expression;
 import java.time.Duration;
 
 /**
- * One {@code @RateLimit} on one method, resolved and checked at start-up: the policy in force, the parsed key and
- * permits expressions, how long to wait, and what to say on rejection.
+ * One {@code @RateLimit} on one method, resolved and checked at start-up: the policy in force, the parsed condition,
+ * key and permits expressions, how long to wait, and what to say on rejection.
  *
  * @param policy            the policy after layering instance properties, annotation and defaults
+ * @param condition         the parsed condition; null when the limit applies to every call
  * @param key               the parsed key expression; null for one key per limit
  * @param permits           the permits a call takes when {@code permitsExpression} is null
  * @param permitsExpression the parsed permits expression; null when the permits are a constant
  * @param timeout           how long to wait for permits; zero refuses at once
  * @param message           the 429 {@code detail}
- * @param httpHeaders       whether decisions go into the HTTP answer's RateLimit header fields
- * @param site              where the annotation sits, for run-time messages
- */
-record LimitSpec(RateLimitPolicy policy, Expression key, long permits, Expression permitsExpression,
-                 Duration timeout, String message, boolean httpHeaders,
-                 AnnotationSite site) {
+  * @param httpHeaders       whether decisions go into the HTTP answer's RateLimit header fields
+  * @param shadow            whether the limit only decides and records, never refusing
+  * @param fallback          what answers instead of a refusal; null when a refusal throws
+  * @param site              where the annotation sits, for run-time messages
+  */
+record LimitSpec(RateLimitPolicy policy, Expression condition, Expression key, long permits,
+                 Expression permitsExpression, Duration timeout, String message, boolean httpHeaders,
+                 boolean shadow, FallbackMethods fallback, AnnotationSite site) {
 
     String name() {
         return policy.name();

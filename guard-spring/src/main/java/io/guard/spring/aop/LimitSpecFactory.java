@@ -14,13 +14,14 @@ import java.util.function.Function;
 
 /**
  * Turns a {@link RateLimit} into a {@link LimitSpec}: layers {@code guard.rate-limit.instances.<name>} over the
- * annotation over {@code guard.rate-limit.defaults}, builds the (validated) policy, parses the expressions.
+ * annotation over {@code guard.rate-limit.defaults}, builds the (validated) policy, parses the expressions and
+ * resolves the fallback.
  */
 final class LimitSpecFactory {
 
     /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
-            null, null, null, Duration.ZERO, null, null);
+            null, null, null, Duration.ZERO, null, null, false);
 
     private final GuardExpressionParser parser;
     private final Function<String, LimitSettings> instances;
@@ -47,24 +48,28 @@ final class LimitSpecFactory {
                 .orElse(defaults)
                 .orElse(BUILT_IN);
         RateLimitPolicy policy = policy(name, settings, site);
+        Expression condition = annotation.condition().isBlank() ? null
+                : parser.parse(site, "condition", annotation.condition(), Set.of());
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() != null ? settings.httpHeaders() : isWebHandler(site.type());
+        FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null : FallbackResolver.resolveFor(site,
+                annotation.fallbackMethod().trim(), RateLimitExceededException.class);
         String permitsText = annotation.permits().trim();
-        if (permitsText.isEmpty()) {
-            return new LimitSpec(policy, key, 1, null, settings.timeout(), message, httpHeaders, site);
-        }
-        if (permitsText.chars().allMatch(Character::isDigit)) {
-            long permits = parsePermits(site, permitsText);
+        long permits = 1;
+        Expression permitsExpression = null;
+        if (permitsText.chars().allMatch(Character::isDigit) && !permitsText.isEmpty()) {
+            permits = parsePermits(site, permitsText);
             if (permits < 1 || permits > policy.maxPermits()) {
-                throw site.error("permits", permitsText, "is more than limit '" + name + "' can ever grant (between 1 and "
-                                + policy.maxPermits() + ")",
+                throw site.error("permits", permitsText, "is more than limit '" + name
+                                + "' can ever grant (between 1 and " + policy.maxPermits() + ")",
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
-            return new LimitSpec(policy, key, permits, null, settings.timeout(), message, httpHeaders, site);
+        } else if (!permitsText.isEmpty()) {
+            permitsExpression = parser.parse(site, "permits", permitsText, Set.of());
         }
-        Expression permits = parser.parse(site, "permits", permitsText, Set.of());
-        return new LimitSpec(policy, key, 1, permits, settings.timeout(), message, httpHeaders, site);
+        return new LimitSpec(policy, condition, key, permits, permitsExpression, settings.timeout(), message,
+                httpHeaders, settings.shadow(), fallback, site);
     }
 
     /**

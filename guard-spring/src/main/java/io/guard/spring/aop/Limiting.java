@@ -2,9 +2,12 @@ package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimiterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +28,9 @@ final class Limiting {
     /** The key shared by calls whose key expression yields nothing, under {@link MissingKeyPolicy#SHARED}. */
     static final String SHARED_MISSING_KEY = "unknown";
 
+    /** Its own category, so that operators can route or silence shadow-mode refusals apart from the rest. */
+    private static final Logger SHADOW_LOG = LoggerFactory.getLogger("io.guard.ratelimit.shadow");
+
     private final RateLimiterRegistry limiter;
     private final MissingKeyPolicy missingKey;
 
@@ -34,19 +40,34 @@ final class Limiting {
     }
 
     /**
-     * Evaluates every limit's key and permits; the evaluation context is only built when some limit has an
-     * expression, so constant limits cost no SpEL at all.
+     * Evaluates every limit's condition, key and permits, leaving out the limits whose condition is false; the
+     * evaluation context is only built when some limit has an expression, so constant limits cost no SpEL at all.
      */
     List<LimitRequest> requests(List<LimitSpec> specs, Supplier<EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
-            if (context == null && (spec.key() != null || spec.permitsExpression() != null)) {
+            if (context == null && (spec.condition() != null || spec.key() != null
+                    || spec.permitsExpression() != null)) {
                 context = contexts.get();
             }
-            requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+            if (applies(spec, context)) {
+                requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+            }
         }
         return requests;
+    }
+
+    /** Only a condition that says false exempts a call: one that cannot decide must not open a hole in the limit. */
+    private static boolean applies(LimitSpec spec, EvaluationContext context) {
+        if (spec.condition() == null) {
+            return true;
+        }
+        try {
+            return !Boolean.FALSE.equals(spec.condition().getValue(context, Boolean.class));
+        } catch (EvaluationException e) {
+            return true;
+        }
     }
 
     private String key(LimitSpec spec, EvaluationContext context) {
@@ -98,10 +119,10 @@ final class Limiting {
     /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
-            Decision decision = request.spec().timeout().isZero()
+            Decision decision = waitsFor(request.spec()).isZero()
                     ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
                     : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
-                    request.spec().timeout()));
+                    waitsFor(request.spec())));
             check(request, decision, sink);
         }
     }
@@ -117,17 +138,35 @@ final class Limiting {
 
     private CompletionStage<Decision> ask(LimitRequest request) {
         LimitSpec spec = request.spec();
-        return spec.timeout().isZero()
+        return waitsFor(spec).isZero()
                 ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
-                : limiter.acquire(spec.name(), request.key(), request.permits(), spec.timeout());
+                : limiter.acquire(spec.name(), request.key(), request.permits(), waitsFor(spec));
     }
 
+    /** A shadow limit never waits: it must not change how long calls take. */
+    private static Duration waitsFor(LimitSpec spec) {
+        return spec.shadow() ? Duration.ZERO : spec.timeout();
+    }
+
+    /**
+     * Acts on a decision the registry has already counted (metrics, events): a refusal throws, except in shadow
+     * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
+     */
     private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
-        if (request.spec().httpHeaders()) {
-            sink.record(request.spec().policy(), decision);
+        LimitSpec spec = request.spec();
+        if (spec.shadow()) {
+            if (!decision.allowed()) {
+                SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
+                        + "retry after {}", spec.name(), spec.site().describe(), request.permits(),
+                        DurationFormat.compact(decision.retryAfter()));
+            }
+            return;
+        }
+        if (spec.httpHeaders()) {
+            sink.record(spec.policy(), decision);
         }
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(request.spec().policy(), decision, request.spec().message());
+            throw new RateLimitExceededException(spec.policy(), decision, spec.message());
         }
     }
 

@@ -33,7 +33,8 @@ final class RateLimitAttributes {
             throw site.error("timeout", annotation.timeout(), "must not be negative", "Use 0 to refuse at once.");
         }
         String message = annotation.message().isEmpty() ? null : annotation.message();
-        return new LimitSettings(rate, interval, algorithm, null, scope, null, null, timeout, message, null);
+        return new LimitSettings(rate, interval, algorithm, null, scope, null, null, timeout, message, null,
+                null);
     }
 
     /** Parses "60s", "500ms", "PT1M" or a plain number of milliseconds; empty means "not set". */

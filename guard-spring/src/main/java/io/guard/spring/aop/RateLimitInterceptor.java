@@ -8,9 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The {@code @RateLimit} aspect: asks every limit of the method before the method runs. Plain and CompletionStage
- * methods are decided, and run, on the calling thread (which waits for the decision, and up to a limit's timeout);
- * Mono and Flux methods never block.
+ * The {@code @RateLimit} aspect: asks every limit of the method before the method runs, and answers a refusal with
+ * the refusing limit's fallback when it names one. Plain and CompletionStage methods are decided, and run, on the
+ * calling thread (which waits for the decision, and up to a limit's timeout); Mono and Flux methods never block.
  */
 final class RateLimitInterceptor implements MethodInterceptor {
 
@@ -41,23 +41,42 @@ final class RateLimitInterceptor implements MethodInterceptor {
         List<LimitRequest> requests = limiting.requests(guarded.limits(),
                 () -> methods.contexts().forCall(guarded.method(), args, invocation.getThis(), targetClass));
         RateLimitDecisionSink sink = sinks.current();
+        RefusedCall refused = new RefusedCall(guarded, invocation.getThis(), args);
         return switch (guarded.returnKind()) {
             case SYNC -> {
-                limiting.acquire(requests, sink);
+                try {
+                    limiting.acquire(requests, sink);
+                } catch (RateLimitExceededException refusal) {
+                    yield refused.answer(refusal);
+                }
                 yield invocation.proceed();
             }
             case COMPLETION_STAGE -> {
                 // Decided on the caller's thread, as Resilience4j does, so that the body runs there with its
-                // thread-bound context (security, MDC, request scope, transaction); a refusal fails the stage.
+                // thread-bound context (security, MDC, request scope, transaction); a refusal goes to the refusing
+                // limit's fallback, or fails the stage when it has none.
                 try {
                     limiting.acquire(requests, sink);
-                } catch (RuntimeException refused) {
-                    yield CompletableFuture.failedFuture(refused);
+                } catch (RateLimitExceededException refusal) {
+                    yield fallbackStage(refused, refusal);
+                } catch (RuntimeException failure) {
+                    yield CompletableFuture.failedFuture(failure);
                 }
                 yield invocation.proceed();
             }
-            case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting, requests, sink,
+            case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting, requests, sink, refused,
                     Invocations.repeatable(invocation));
         };
+    }
+
+    /** The fallback's stage for a refusal; the refusal itself, or what the fallback throws, fails the stage. */
+    private static CompletableFuture<Object> fallbackStage(RefusedCall refused, RateLimitExceededException refusal) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        try {
+            Stages.pipe(Stages.asStage(refused.answer(refusal)), result);
+        } catch (Throwable error) {
+            result.completeExceptionally(error);
+        }
+        return result;
     }
 }

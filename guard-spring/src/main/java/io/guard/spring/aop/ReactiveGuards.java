@@ -18,10 +18,11 @@ interface ReactiveGuards {
 
     /**
      * A publisher that, on each subscription, asks every limit and subscribes to the method's publisher only when
-     * all of them granted. The sink is taken from the Reactor context, else {@code assemblySink}.
+     * all of them granted, else to the refusing limit's fallback (or fails with the refusal). The sink is taken
+     * from the Reactor context, else {@code assemblySink}.
      */
     Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink assemblySink,
-                 Proceed call);
+                 RefusedCall refused, Proceed call);
 
     /** A publisher that, on each subscription, runs one call through the breaker. */
     Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call);

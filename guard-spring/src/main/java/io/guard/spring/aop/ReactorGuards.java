@@ -21,18 +21,34 @@ final class ReactorGuards implements ReactiveGuards {
 
     @Override
     public Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests,
-                        RateLimitDecisionSink assemblySink, Proceed call) {
+                        RateLimitDecisionSink assemblySink, RefusedCall refused, Proceed call) {
         Mono<Void> permits = Mono.deferContextual(context -> {
             CompletableFuture<Void> decided = limiting.acquireAsync(requests,
                     context.getOrDefault(RateLimitDecisionSink.class, assemblySink)).toCompletableFuture();
             // A decision that is not known yet arrives on the limiter's thread (Redis's event loop), where the
-            // method's body must not run: it could not even make a synchronous call to the same client there.
+            // method's body (or fallback) must not run: it could not even make a synchronous call to the same
+            // client there.
             return decided.isDone() ? Mono.fromFuture(decided)
                     : Mono.fromFuture(decided).publishOn(Schedulers.boundedElastic());
         }).onErrorMap(Stages::unwrap);
+        // Only the permits' refusal goes to the fallback: an error of the method's own publisher stays its outcome.
+        Mono<Publisher<Object>> next = permits
+                .then(Mono.fromSupplier(() -> publisher(call)))
+                .onErrorResume(RateLimitExceededException.class, refusal -> Mono.just(answer(refused, refusal)));
         return kind == ReturnKind.MONO
-                ? permits.then(Mono.defer(() -> Mono.from(publisher(call))))
-                : permits.thenMany(Flux.defer(() -> publisher(call)));
+                ? next.flatMap(Mono::from)
+                : next.flatMapMany(Flux::from);
+    }
+
+    /** The fallback's publisher for a refusal, or the refusal itself when the limit has no fallback. */
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> answer(RefusedCall refused, RateLimitExceededException refusal) {
+        try {
+            Object fallback = refused.answer(refusal);
+            return fallback == null ? Mono.empty() : (Publisher<Object>) fallback;
+        } catch (Throwable failure) {
+            return Mono.error(failure);
+        }
     }
 
     @Override

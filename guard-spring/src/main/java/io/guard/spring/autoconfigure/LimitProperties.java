@@ -44,9 +44,23 @@ public class LimitProperties {
      */
     private Boolean httpHeaders;
 
+    /**
+     * Whether the limit runs in shadow mode: it decides and records (metrics, events, a log line per would-be
+     * refusal) but never refuses, never waits and sets no RateLimit header fields (default false).
+     */
+    private Boolean shadow;
+
     LimitSettings toSettings() {
         return new LimitSettings(rate, interval, algorithm, burst, scope, timeSource, onBackendFailure, timeout,
-                message, httpHeaders);
+                message, httpHeaders, shadow);
+    }
+
+    public Boolean getShadow() {
+        return shadow;
+    }
+
+    public void setShadow(Boolean shadow) {
+        this.shadow = shadow;
     }
 
     public Long getRate() {

@@ -115,4 +115,23 @@ class FallbackResolverTest {
         assertThatThrownBy(() -> FallbackResolver.resolve(site("fetch", long.class), "wrongParameters"))
                 .hasMessageContaining("found wrongParameters(String) returning String");
     }
+
+    @Test
+    void aFallbackForOneErrorTypeOnlyKeepsOverloadsThatAcceptIt() throws Throwable {
+        FallbackMethods byType = FallbackResolver.resolveFor(site("fetch", long.class), "byType",
+                UncheckedIOException.class);
+        // byType(RuntimeException) accepts the error; the IOException overloads never could.
+        assertThat(answer(byType, new UncheckedIOException(new IOException()))).isEqualTo("runtime");
+
+        FallbackMethods untyped = FallbackResolver.resolveFor(site("fetch", long.class), "untyped",
+                UncheckedIOException.class);
+        // untyped(long, IllegalStateException) would never see the error: only untyped(long) is kept.
+        assertThat(answer(untyped, new UncheckedIOException(new IOException()))).isEqualTo("any");
+
+        assertThatThrownBy(() -> FallbackResolver.resolveFor(site("fetch", long.class), "byType",
+                Error.class))
+                .hasMessageContaining("has no overload that fits; found ")
+                .extracting(e -> ((GuardAnnotationException) e).action()).asString()
+                .contains("byType(long, Error) returning String", "any supertype of Error");
+    }
 }

@@ -152,4 +152,33 @@ class RateLimitAspectTest {
             assertThatThrownBy(() -> service.submit("alice")).isInstanceOf(RateLimitExceededException.class);
         });
     }
+
+    @Test
+    void shadowModeForEveryLimitFromTheDefaultsWithAnInstanceBackInForce() {
+        runner.withPropertyValues("guard.rate-limit.defaults.shadow=true",
+                "guard.rate-limit.instances.narrow.shadow=false").run(context -> {
+            OrderService service = context.getBean(OrderService.class);
+            for (int i = 0; i < 4; i++) {
+                assertThat(service.submit("alice")).as("per-user is in shadow mode").isEqualTo("ok alice");
+            }
+            assertThat(service.both("x")).isEqualTo("both x");
+            assertThatThrownBy(() -> service.both("x"))
+                    .isInstanceOfSatisfying(RateLimitExceededException.class,
+                            e -> assertThat(e.policyName()).isEqualTo("narrow"));
+            assertThat(context.getBean(CountingRateLimiter.class).requests())
+                    .extracting(CountingRateLimiter.Request::limit)
+                    .containsExactly("per-user", "per-user", "per-user", "per-user", "wide", "narrow", "wide",
+                            "narrow");
+        });
+    }
+
+    @Test
+    void aShadowValueThatIsNoBooleanStopsStartUpNamingTheProperty() {
+        runner.withPropertyValues("guard.rate-limit.instances.per-user.shadow=maybe").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("maybe");
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                    "guard.rate-limit.instances.per-user.shadow");
+        });
+    }
 }

@@ -114,6 +114,25 @@ class StartupFailureAnalysisTest {
         }
     }
 
+    static class ConditionOnUnknownParameter {
+        @RateLimit(name = "submit", rate = 5, condition = "!#internl")
+        public String submit(boolean internal) {
+            return "ok";
+        }
+    }
+
+    static class LimitFallbackTakingTheWrongError {
+        @RateLimit(name = "submit", rate = 5, fallbackMethod = "busy")
+        public String submit(String order) {
+            return order;
+        }
+
+        @SuppressWarnings("unused")
+        private String busy(String order, java.io.IOException refusal) {
+            return "never";
+        }
+    }
+
     static class UnknownResultVariable {
         @CircuitBreaker(name = "inventory", recordResult = "#reslt == null")
         public String stock(String sku) {
@@ -171,6 +190,25 @@ class StartupFailureAnalysisTest {
                         + "MissingFallback");
         assertThat(analysis.getAction()).contains("fallbak(String) returning String",
                 "fallbak(String, Throwable) returning String", "fallbak(Throwable) returning String");
+    }
+
+    @Test
+    void aConditionIsCheckedAtStartUpLikeAKey() {
+        assertThat(analysisOf(ConditionOnUnknownParameter.class).getDescription()).isEqualTo(
+                "@RateLimit on ConditionOnUnknownParameter.submit(boolean): condition '!#internl' refers to no "
+                        + "parameter (#internl); parameters are [internal]");
+    }
+
+    @Test
+    void aLimitFallbackMustAcceptTheRefusal() {
+        FailureAnalysis analysis = analysisOf(LimitFallbackTakingTheWrongError.class);
+        assertThat(analysis.getDescription()).isEqualTo(
+                "@RateLimit on LimitFallbackTakingTheWrongError.submit(String): fallbackMethod 'busy' has no overload "
+                        + "that fits; found busy(String, IOException) returning String");
+        assertThat(analysis.getAction()).contains("busy(String) returning String",
+                "busy(String, RateLimitExceededException) returning String",
+                "busy(RateLimitExceededException) returning String",
+                "any supertype of RateLimitExceededException");
     }
 
     @Test

@@ -43,9 +43,14 @@ class ReadmeAddGuardIT {
 
         try (ConfigurableApplicationContext app = new SpringApplication(OrderServiceApplication.class).run(
                 "--spring.config.location=file:" + config, "--server.port=0", "--sample.redis.embedded=always",
-                // the sample's second limit, which the README's snippet leaves out
+                // the sample's other limits, which the README's snippet leaves out
                 "--guard.rate-limit.instances.order-detail.rate=100",
-                "--guard.rate-limit.instances.order-detail.interval=1s")) {
+                "--guard.rate-limit.instances.order-detail.interval=1s",
+                "--guard.rate-limit.instances.order-status.rate=2",
+                "--guard.rate-limit.instances.order-status.interval=10s",
+                "--guard.rate-limit.instances.order-submit-trial.rate=3",
+                "--guard.rate-limit.instances.order-submit-trial.interval=60s",
+                "--guard.rate-limit.instances.order-submit-trial.shadow=true")) {
             Http http = new Http(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
             assertThat(http.post("/orders?userId=42").status()).isEqualTo(201);
 

@@ -36,23 +36,11 @@ public class GuardServletAnswerFilter extends OncePerRequestFilter implements Or
         try {
             chain.doFilter(request, response);
         } catch (ServletException | IOException | RuntimeException error) {
-            Throwable refusal = refusal(error);
+            // Servlet containers and MVC wrap the refusal: find it in the cause chain.
+            Throwable refusal = ProblemAnswers.refusal(error);
             if (refusal == null || !answers.answer(refusal, request, response)) {
                 throw error;
             }
         }
-    }
-
-    /** The Guard refusal that caused {@code error} (servlet containers and MVC wrap it), or null. */
-    private static Throwable refusal(Throwable error) {
-        for (Throwable current = error; current != null; current = current.getCause()) {
-            if (GuardServletExceptionHandler.guardType(current).isPresent()) {
-                return current;
-            }
-            if (current.getCause() == current) {
-                break;
-            }
-        }
-        return null;
     }
 }

@@ -100,27 +100,10 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
 
     private static Optional<ResponseEntity<ProblemDetail>> problem(Throwable error, HttpServletRequest request,
                                                                     HttpServletResponse response) {
-        String path = request.getRequestURI();
         if (error instanceof RateLimitExceededException e) {
             // Recording (again) sets the RateLimit fields on the response, whatever happened to it since.
             ServletRateLimitDecisionSinks.decisions(request, response).record(e.policy(), e.decision());
-            return Optional.of(ProblemAnswers.rateLimited(e, path));
         }
-        if (error instanceof CallNotPermittedException e) {
-            return Optional.of(ProblemAnswers.circuitOpen(e, path));
-        }
-        if (error instanceof BulkheadFullException e) {
-            return Optional.of(ProblemAnswers.bulkheadFull(e, path));
-        }
-        if (error instanceof RateLimiterBackendException e) {
-            return Optional.of(ProblemAnswers.backendUnavailable(e, path));
-        }
-        if (error instanceof MissingRateLimitKeyException e) {
-            return Optional.of(ProblemAnswers.missingKey(e, path));
-        }
-        if (error instanceof InvalidPermitsException e) {
-            return Optional.of(ProblemAnswers.invalidPermits(e, path));
-        }
-        return Optional.empty();
+        return ProblemAnswers.of(error, request.getRequestURI());
     }
 }

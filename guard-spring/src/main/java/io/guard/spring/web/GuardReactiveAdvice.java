@@ -101,7 +101,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
      */
     static Mono<ResponseEntity<ProblemDetail>> answerApiClients(Throwable refusal, ServerWebExchange exchange,
                                                                  Supplier<ResponseEntity<ProblemDetail>> answer) {
-        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getOrEmpty(HttpHeaders.ACCEPT))) {
+        // getValuesAsList: the same method on Spring Framework 6.2 and 7 (getOrEmpty changed its parameter type).
+        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getValuesAsList(HttpHeaders.ACCEPT))) {
             return Mono.error(refusal);
         }
         return Mono.just(answer.get());

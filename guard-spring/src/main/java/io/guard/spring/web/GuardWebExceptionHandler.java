@@ -70,7 +70,7 @@ public class GuardWebExceptionHandler implements WebExceptionHandler, Ordered {
             decisions.record(e.policy(), e.decision());
             decisions.writeTo(response.getHeaders());
         }
-        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getOrEmpty(HttpHeaders.ACCEPT))) {
+        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getValuesAsList(HttpHeaders.ACCEPT))) {
             // Spring Boot's error handler (next in the chain) renders the application's error page for the status.
             return Mono.error(new ResponseStatusException(status, answer.get().getBody().getDetail(), refusal));
         }

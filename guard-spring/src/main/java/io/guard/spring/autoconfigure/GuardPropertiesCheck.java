@@ -80,9 +80,5 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
             return mistakes.size() + " Guard property values cannot work:" + mistakes.stream()
                     .map(line -> System.lineSeparator() + "  - " + line).collect(Collectors.joining());
         }
-
-        List<String> mistakes() {
-            return mistakes;
-        }
     }
 }

@@ -40,6 +40,16 @@ final class CircuitBreakerConfigs {
      */
     private static CircuitBreakerConfig apply(CircuitBreakerConfig base, BreakerProperties p,
                                               BreakerProperties inherited, String prefix) {
+        try {
+            return build(base, p, inherited);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new GuardPropertiesException(prefix, e.getMessage(),
+                    "Fix the value under " + prefix + " (see the allowed range in the message).");
+        }
+    }
+
+    /** {@code p} over {@code base}; the core's exception, naming the setting and the value, when it cannot work. */
+    static CircuitBreakerConfig build(CircuitBreakerConfig base, BreakerProperties p, BreakerProperties inherited) {
         CircuitBreakerConfig.Builder b = base.toBuilder();
         set(p.getFailureRateThreshold(), b::failureRateThreshold);
         set(p.getSlowCallRateThreshold(), b::slowCallRateThreshold);
@@ -69,12 +79,7 @@ final class CircuitBreakerConfigs {
         set(p.getTransitionToStateAfterWaitDuration(), b::transitionToStateAfterWaitDuration);
         set(p.getRandomizedWaitFactor(), b::randomizedWaitFactor);
         set(p.getTimeout(), b::timeout);
-        try {
-            return b.build();
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new GuardPropertiesException(prefix, e.getMessage(),
-                    "Fix the value under " + prefix + " (see the allowed range in the message).");
-        }
+        return b.build();
     }
 
     /**

@@ -106,6 +106,12 @@ public class GuardAutoConfiguration {
         return new UnusedInstancesWarning(properties, breakers, limiters);
     }
 
+    /** Every bad guard.* value in one start-up failure, before anything is built from them. */
+    @Bean
+    static GuardPropertiesCheck guardPropertiesCheck(Environment environment) {
+        return new GuardPropertiesCheck(environment);
+    }
+
     @Bean
     public static GuardAnnotationValidator guardAnnotationValidator(ConfigurableListableBeanFactory beanFactory,
                                                                     ObjectProvider<GuardedMethods> methods) {

@@ -4,8 +4,9 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports a Guard property that cannot work ({@code guard.circuit-breaker.instances.payment: failure-rate-threshold
- * must be in (0, 100] but was 150.0}) instead of a bean-creation stack trace.
+ * Reports Guard properties that cannot work ({@code guard.circuit-breaker.instances.payment.failure-rate-threshold=150:
+ * failure-rate-threshold must be in (0, 100] but was 150.0}, one line each when there are several) instead of a
+ * bean-creation stack trace.
  */
 class GuardPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<GuardPropertiesException> {
 

@@ -9,6 +9,7 @@ import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.ClassUtils;
@@ -17,8 +18,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.ExceptionHandlerMethodResolver;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
 
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
 
 /**
  * WebFlux's {@code @ExceptionHandler} resolution takes the first applicable advice that maps an exception at all, so
@@ -92,6 +95,19 @@ public abstract class GuardReactiveAdvice implements Ordered {
         return annotation != null ? annotation.value() : Ordered.LOWEST_PRECEDENCE;
     }
 
+    /**
+     * The problem detail for API clients; a browser's refusal goes on, past every advice, to
+     * {@link GuardWebExceptionHandler}, which hands it to Spring Boot's error page.
+     */
+    static Mono<ResponseEntity<ProblemDetail>> answerApiClients(Throwable refusal, ServerWebExchange exchange,
+                                                                 Supplier<ResponseEntity<ProblemDetail>> answer) {
+        // getValuesAsList: the same method on Spring Framework 6.2 and 7 (getOrEmpty changed its parameter type).
+        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getValuesAsList(HttpHeaders.ACCEPT))) {
+            return Mono.error(refusal);
+        }
+        return Mono.just(answer.get());
+    }
+
     /** 429 for a refused limit. */
     @RestControllerAdvice
     public static final class RateLimited extends GuardReactiveAdvice {
@@ -100,8 +116,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(RateLimitExceededException.class)
-        public ResponseEntity<ProblemDetail> answer(RateLimitExceededException e, ServerWebExchange exchange) {
-            return answers.rateLimited(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(RateLimitExceededException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.rateLimited(e, exchange));
         }
     }
 
@@ -113,8 +129,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(CallNotPermittedException.class)
-        public ResponseEntity<ProblemDetail> answer(CallNotPermittedException e, ServerWebExchange exchange) {
-            return answers.circuitOpen(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(CallNotPermittedException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.circuitOpen(e, exchange));
         }
     }
 
@@ -126,8 +142,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(BulkheadFullException.class)
-        public ResponseEntity<ProblemDetail> answer(BulkheadFullException e, ServerWebExchange exchange) {
-            return answers.bulkheadFull(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(BulkheadFullException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.bulkheadFull(e, exchange));
         }
     }
 
@@ -139,8 +155,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(RateLimiterBackendException.class)
-        public ResponseEntity<ProblemDetail> answer(RateLimiterBackendException e, ServerWebExchange exchange) {
-            return answers.backendUnavailable(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(RateLimiterBackendException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.backendUnavailable(e, exchange));
         }
     }
 
@@ -152,8 +168,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(MissingRateLimitKeyException.class)
-        public ResponseEntity<ProblemDetail> answer(MissingRateLimitKeyException e, ServerWebExchange exchange) {
-            return answers.missingKey(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(MissingRateLimitKeyException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.missingKey(e, exchange));
         }
     }
 
@@ -165,8 +181,8 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(InvalidPermitsException.class)
-        public ResponseEntity<ProblemDetail> answer(InvalidPermitsException e, ServerWebExchange exchange) {
-            return answers.invalidPermits(e, exchange);
+        public Mono<ResponseEntity<ProblemDetail>> answer(InvalidPermitsException e, ServerWebExchange exchange) {
+            return answerApiClients(e, exchange, () -> answers.invalidPermits(e, exchange));
         }
     }
 }

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageConverter;
@@ -29,7 +30,8 @@ import java.util.function.Supplier;
  * runs before {@code @ExceptionHandler} resolution. It steps aside when the application maps the refusal itself
  * (an {@code @ExceptionHandler} for a Guard exception type, in the controller or an applicable advice): the more
  * specific handler wins, Guard's answer is the default, and a catch-all {@code @ExceptionHandler(Exception.class)}
- * does not turn a 429 into a 500. {@link GuardServletAnswerFilter} gives the same answers to refusals raised in servlet
+ * does not turn a 429 into a 500. Browsers (Accept prefers {@code text/html}) get the application's error page for
+ * the status instead of the problem detail, with the same header fields. {@link GuardServletAnswerFilter} gives the same answers to refusals raised in servlet
  * filters. Replace it by declaring a bean of this type.
  */
 public class GuardServletExceptionHandler implements HandlerExceptionResolver, Ordered {
@@ -79,7 +81,11 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
         }
         try {
             response.resetBuffer();
-            writer.write(answer.get(), response);
+            if (HtmlClients.prefersHtml(request.getHeaders(HttpHeaders.ACCEPT))) {
+                ServletErrorPage.send(answer.get(), response);
+            } else {
+                writer.write(answer.get(), response);
+            }
             return true;
         } catch (IOException | RuntimeException e) {
             log.warn("Could not write Guard's {} answer: {}", answer.get().getStatusCode(), e.toString());

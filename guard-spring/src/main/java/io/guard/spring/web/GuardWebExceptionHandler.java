@@ -3,12 +3,14 @@ package io.guard.spring.web;
 import io.guard.spring.aop.RateLimitExceededException;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.codec.HttpMessageWriter;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
@@ -23,8 +25,9 @@ import java.util.function.Supplier;
  * WebFlux answers for refusals that never pass through a controller's exception handling: a {@code WebFilter} that
  * throttles logins, say. Without it such a refusal reaches Spring Boot's error handler and answers 500; with it the
  * answer is the same 429/503/400 problem detail, RateLimit fields and Retry-After as a refusal in a controller.
- * Ordered ahead of Spring Boot's {@code DefaultErrorWebExceptionHandler} (-1). Replace it by declaring a bean of
- * this type.
+ * Ordered ahead of Spring Boot's {@code DefaultErrorWebExceptionHandler} (-1), to which it hands browsers (Accept
+ * prefers {@code text/html}, also for refusals in controllers): they get the application's error page for the status,
+ * with the same {@code Retry-After} and RateLimit fields. Replace it by declaring a bean of this type.
  */
 public class GuardWebExceptionHandler implements WebExceptionHandler, Ordered {
 
@@ -66,6 +69,10 @@ public class GuardWebExceptionHandler implements WebExceptionHandler, Ordered {
             RateLimitDecisions decisions = RateLimitHeadersWebFilter.decisions(exchange);
             decisions.record(e.policy(), e.decision());
             decisions.writeTo(response.getHeaders());
+        }
+        if (HtmlClients.prefersHtml(exchange.getRequest().getHeaders().getValuesAsList(HttpHeaders.ACCEPT))) {
+            // Spring Boot's error handler (next in the chain) renders the application's error page for the status.
+            return Mono.error(new ResponseStatusException(status, answer.get().getBody().getDetail(), refusal));
         }
         return write(answer.get().getBody(), exchange);
     }

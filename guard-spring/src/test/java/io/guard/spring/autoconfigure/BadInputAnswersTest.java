@@ -120,9 +120,8 @@ class BadInputAnswersTest {
     @Test
     void aNegativeBurstInPropertiesStopsStartUp() {
         assertThat(propertiesFailure("guard.rate-limit.instances.configured.algorithm=token-bucket",
-                "guard.rate-limit.instances.configured.burst=-2")).isEqualTo("@RateLimit on Configured.call(): name "
-                + "'configured' resolves to an invalid limit: rate limiter 'configured': burst must be at least 1 but "
-                + "was -2");
+                "guard.rate-limit.instances.configured.burst=-2")).startsWith("guard.rate-limit.instances.configured"
+                + ".burst=-2: burst must be at least 1 but was -2");
     }
 
     @Test
@@ -144,7 +143,8 @@ class BadInputAnswersTest {
     @Test
     void aBreakerWindowOfSizeZeroStopsStartUp() {
         assertThat(propertiesFailure("guard.circuit-breaker.instances.payment.sliding-window-size=0"))
-                .isEqualTo("guard.circuit-breaker.instances.payment: sliding-window-size must be at least 1 but was 0");
+                .startsWith("guard.circuit-breaker.instances.payment.sliding-window-size=0: sliding-window-size must be "
+                        + "at least 1 but was 0");
     }
 
     @Test

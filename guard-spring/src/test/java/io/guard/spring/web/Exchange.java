@@ -26,6 +26,14 @@ record Exchange(int status, HttpHeaders headers, String body) {
                 result.getResponseBody() == null ? "" : result.getResponseBody());
     }
 
+    /** A GET with the given Accept header. */
+    static Exchange get(WebTestClient client, String uri, String accept) {
+        EntityExchangeResult<String> result = client.get().uri(uri).header(HttpHeaders.ACCEPT, accept).exchange()
+                .expectBody(String.class).returnResult();
+        return new Exchange(result.getStatus().value(), result.getResponseHeaders(),
+                result.getResponseBody() == null ? "" : result.getResponseBody());
+    }
+
     String header(String name) {
         return headers.getFirst(name);
     }

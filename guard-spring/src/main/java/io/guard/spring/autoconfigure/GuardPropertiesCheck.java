@@ -1,0 +1,84 @@
+package io.guard.spring.autoconfigure;
+
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.core.env.Environment;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Checks {@code guard.*} the moment it is bound, before any breaker or limiter is built from it, and stops start-up
+ * once with every bad value (see {@link PropertyMistakes}): each named with the value as written and where it was
+ * written, and what is allowed.
+ */
+final class GuardPropertiesCheck implements BeanPostProcessor {
+
+    private final Environment environment;
+
+    GuardPropertiesCheck(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        if (bean instanceof GuardProperties properties) {
+            List<PropertyMistakes.Mistake> mistakes = PropertyMistakes.in(properties);
+            if (!mistakes.isEmpty()) {
+                throw new GuardPropertyValuesException(mistakes.stream().map(this::describe).toList());
+            }
+        }
+        return bean;
+    }
+
+    /** {@code guard.rate-limit.instances.search.rate=0: rate must be ... [from class path resource ...]}. */
+    private String describe(PropertyMistakes.Mistake mistake) {
+        if (mistake.value() == null) {
+            return mistake.property() + ": " + mistake.reason();
+        }
+        ConfigurationProperty written = written(mistake.property());
+        Object value = written != null ? written.getValue() : mistake.value();
+        String origin = written != null && written.getOrigin() != null ? " [" + written.getOrigin() + "]" : "";
+        return mistake.property() + "=" + value + ": " + mistake.reason() + origin;
+    }
+
+    /** The property as the application wrote it (a duration as {@code -1s}, not {@code PT-1S}), if it can be found. */
+    private ConfigurationProperty written(String property) {
+        if (!ConfigurationPropertyName.isValid(property)) {
+            return null;
+        }
+        ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty found = source.getConfigurationProperty(name);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** Every bad {@code guard.*} value of one start-up. */
+    static final class GuardPropertyValuesException extends GuardPropertiesException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final List<String> mistakes;
+
+        GuardPropertyValuesException(List<String> mistakes) {
+            super("guard", String.join("; ", mistakes), "Fix each value above; the reason after it says what is allowed.");
+            this.mistakes = List.copyOf(mistakes);
+        }
+
+        @Override
+        public String getMessage() {
+            if (mistakes.size() == 1) {
+                return mistakes.get(0);
+            }
+            return mistakes.size() + " Guard property values cannot work:" + mistakes.stream()
+                    .map(line -> System.lineSeparator() + "  - " + line).collect(Collectors.joining());
+        }
+    }
+}

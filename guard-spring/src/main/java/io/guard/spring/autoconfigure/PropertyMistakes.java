@@ -1,0 +1,129 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.aop.LimitSettings;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+
+import java.beans.PropertyDescriptor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Finds every {@code guard.*} value that cannot work, all in one pass, so that three typos cost one restart and not
+ * three. Each breaker and each limit is checked property by property against the core's own rules (the core's
+ * message says what is allowed); a breaker whose values are each fine but clash (a backoff cap below the wait) is
+ * reported under its prefix. What only the annotation can complete (a limit's rate from {@code @RateLimit}, a token
+ * bucket's burst against that rate) is checked with the annotation.
+ */
+final class PropertyMistakes {
+
+    /**
+     * @param property the full property name, e.g. {@code guard.rate-limit.instances.search.rate}
+     * @param value    the bound value; null for a clash between several values
+     * @param reason   what is wrong and what is allowed
+     */
+    record Mistake(String property, Object value, String reason) {
+    }
+
+    private static final String BREAKERS = "guard.circuit-breaker.";
+    private static final String LIMITS = "guard.rate-limit.";
+
+    private PropertyMistakes() {
+    }
+
+    static List<Mistake> in(GuardProperties properties) {
+        List<Mistake> found = new ArrayList<>();
+        CircuitBreakerProperties breakers = properties.getCircuitBreaker();
+        CircuitBreakerConfig defaults = breaker(CircuitBreakerConfig.ofDefaults(), breakers.getDefaults(),
+                new BreakerProperties(), BREAKERS + "defaults", found);
+        CircuitBreakerConfig base = defaults != null ? defaults : CircuitBreakerConfig.ofDefaults();
+        breakers.getInstances().forEach((name, instance) ->
+                breaker(base, instance, breakers.getDefaults(), BREAKERS + "instances." + name, found));
+        if (breakers.getMaxBreakers() < 1) {
+            found.add(new Mistake(BREAKERS + "max-breakers", breakers.getMaxBreakers(), "must be at least 1"));
+        }
+        RateLimitProperties limits = properties.getRateLimit();
+        limit(limits.getDefaults(), LIMITS + "defaults", found);
+        limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
+        if (properties.getEvents().getBufferSize() < 1) {
+            found.add(new Mistake("guard.events.buffer-size", properties.getEvents().getBufferSize(),
+                    "must be at least 1"));
+        }
+        return found;
+    }
+
+    /** The breaker's configuration, or null when it cannot be built (its mistakes are then in {@code found}). */
+    private static CircuitBreakerConfig breaker(CircuitBreakerConfig base, BreakerProperties properties,
+                                                BreakerProperties inherited, String prefix, List<Mistake> found) {
+        Integer maxConcurrentCalls = properties.getMaxConcurrentCalls();
+        if (maxConcurrentCalls != null && maxConcurrentCalls < 0) {
+            found.add(new Mistake(prefix + ".max-concurrent-calls", maxConcurrentCalls,
+                    "must not be negative: 0 for no bulkhead, else the bound"));
+        }
+        try {
+            return CircuitBreakerConfigs.build(base, properties, inherited);
+        } catch (IllegalArgumentException | NullPointerException whole) {
+            int before = found.size();
+            eachSetProperty(properties, BreakerProperties::new, (name, value, single) -> {
+                try {
+                    CircuitBreakerConfigs.build(base, single, inherited);
+                } catch (IllegalArgumentException | NullPointerException e) {
+                    found.add(new Mistake(prefix + "." + name, value, e.getMessage()));
+                }
+            });
+            if (found.size() == before) {
+                found.add(new Mistake(prefix, null, whole.getMessage()));
+            }
+            return null;
+        }
+    }
+
+    private static void limit(LimitProperties properties, String prefix, List<Mistake> found) {
+        eachSetProperty(properties, LimitProperties::new, (name, value, single) -> {
+            LimitSettings settings = single.toSettings();
+            String limiter = prefix.substring(prefix.lastIndexOf('.') + 1);
+            try {
+                new RateLimitPolicy(limiter, orElse(settings.algorithm(), Algorithm.SLIDING_LOG),
+                        orElse(settings.rate(), 1L), orElse(settings.interval(), Duration.ofSeconds(1)),
+                        orElse(settings.burst(), 0L), null, null, null);
+            } catch (IllegalArgumentException e) {
+                found.add(new Mistake(prefix + "." + name, value,
+                        e.getMessage().replace("rate limiter '" + limiter + "': ", "")));
+            }
+        });
+    }
+
+    /**
+     * Calls {@code check} once per property that {@code source} sets, with a fresh object that sets only that one:
+     * each value is judged on its own, so one bad value cannot hide another. Found by reflection, so a property added
+     * later is checked too.
+     */
+    private static <T> void eachSetProperty(T source, Supplier<T> blank, SingleCheck<T> check) {
+        BeanWrapper wrapper = new BeanWrapperImpl(source);
+        for (PropertyDescriptor descriptor : wrapper.getPropertyDescriptors()) {
+            if (descriptor.getReadMethod() == null || descriptor.getWriteMethod() == null) {
+                continue;
+            }
+            Object value = wrapper.getPropertyValue(descriptor.getName());
+            if (value != null) {
+                T single = blank.get();
+                new BeanWrapperImpl(single).setPropertyValue(descriptor.getName(), value);
+                check.accept(DataObjectPropertyName.toDashedForm(descriptor.getName()), value, single);
+            }
+        }
+    }
+
+    private interface SingleCheck<T> {
+        void accept(String dashedName, Object value, T single);
+    }
+
+    private static <T> T orElse(T value, T fallback) {
+        return value != null ? value : fallback;
+    }
+}

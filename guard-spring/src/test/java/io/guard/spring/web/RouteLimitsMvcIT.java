@@ -24,6 +24,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
+import org.springframework.web.filter.ForwardedHeaderFilter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -177,6 +178,24 @@ class RouteLimitsMvcIT {
         assertThat(refused.getHeader("Retry-After")).matches("59|60");
         assertThat(JSON.readTree(refused.getContentAsString()).path("violated-policies").path(0).asText())
                 .isEqualTo("static-files");
+    }
+
+    @Test
+    void clientIpIsTheForwardedClientsBehindSpringsForwardedHeaderFilter() throws Exception {
+        // Spring Boot registers ForwardedHeaderFilter at the highest precedence (server.forward-headers-strategy=
+        // framework); the route filter runs after it, so #clientIp is the address the proxy forwarded.
+        MockMvc mvc = MockMvcBuilders.webAppContextSetup(context)
+                .addFilters(new ForwardedHeaderFilter(), context.getBean(GuardRouteFilter.class)).build();
+        for (int i = 0; i < 2; i++) {
+            assertThat(perform(mvc, get("/guard-routes/terms.txt").header("X-Forwarded-For", "203.0.113.7"))
+                    .getStatus()).isEqualTo(200);
+        }
+        assertThat(perform(mvc, get("/guard-routes/terms.txt").header("X-Forwarded-For", "203.0.113.7"))
+                .getStatus()).isEqualTo(429);
+        assertThat(perform(mvc, get("/guard-routes/terms.txt").header("X-Forwarded-For", "198.51.100.9"))
+                .getStatus()).isEqualTo(200);
+        assertThat(redis.keys()).anyMatch(key -> key.contains("{static-files:203.0.113.7}"))
+                .anyMatch(key -> key.contains("{static-files:198.51.100.9}"));
     }
 
     @Test

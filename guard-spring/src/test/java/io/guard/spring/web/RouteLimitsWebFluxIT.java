@@ -45,6 +45,9 @@ class RouteLimitsWebFluxIT {
             "guard.rate-limit.instances.shared.rate=3", "guard.rate-limit.instances.shared.interval=60s",
             "guard.rate-limit.routes[2].name=shared", "guard.rate-limit.routes[2].paths[0]=/shared"};
 
+    /** Seconds left of the 60 s window, allowing a loaded machine up to 20 s between the first request and this one. */
+    private static final String SECONDS_LEFT = "(4\\d|5\\d|60)";
+
     private static AnnotationConfigApplicationContext context;
     private static RedisEndpoint redis;
 
@@ -111,7 +114,7 @@ class RouteLimitsWebFluxIT {
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.body()).isEqualTo("orders");
         assertThat(first.header("RateLimit-Policy")).isEqualTo("\"partner\";q=2;w=60");
-        assertThat(first.header("RateLimit")).matches("\"partner\";r=1;t=(59|60)");
+        assertThat(first.header("RateLimit")).matches("\"partner\";r=1;t=" + SECONDS_LEFT);
         assertThat(partnerGet(client, "acme").status()).isEqualTo(200);
         Exchange refused = partnerGet(client, "acme");
         assertThat(partnerGet(client, "globex").status()).isEqualTo(200);
@@ -123,9 +126,9 @@ class RouteLimitsWebFluxIT {
         assertThat(refused.status()).isEqualTo(429).isEqualTo(annotated.status());
         assertThat(refused.isProblem()).isTrue();
         assertThat(annotated.isProblem()).isTrue();
-        assertThat(refused.header("Retry-After")).matches("59|60");
+        assertThat(refused.header("Retry-After")).matches(SECONDS_LEFT);
         assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"partner\";q=2;w=60");
-        assertThat(refused.header("RateLimit")).matches("\"partner\";r=0;t=(59|60)");
+        assertThat(refused.header("RateLimit")).matches("\"partner\";r=0;t=" + SECONDS_LEFT);
         assertThat(headerNames(refused)).containsExactlyInAnyOrderElementsOf(headerNames(annotated));
         JsonNode problem = refused.json();
         JsonNode twin = annotated.json();
@@ -164,7 +167,7 @@ class RouteLimitsWebFluxIT {
         assertThat(Exchange.get(client, "/guard-routes/terms.txt").status()).isEqualTo(200);
         Exchange refused = Exchange.get(client, "/guard-routes/terms.txt");
         assertThat(refused.status()).isEqualTo(429);
-        assertThat(refused.header("Retry-After")).matches("59|60");
+        assertThat(refused.header("Retry-After")).matches(SECONDS_LEFT);
         assertThat(refused.json().path("violated-policies").path(0).asText()).isEqualTo("static-files");
     }
 
@@ -178,7 +181,7 @@ class RouteLimitsWebFluxIT {
             assertThat(Exchange.get(first, "/shared").status()).isEqualTo(200);
             Exchange refused = Exchange.get(second, "/shared");
             assertThat(refused.status()).isEqualTo(429);
-            assertThat(refused.header("RateLimit")).matches("\"shared\";r=0;t=(59|60)");
+            assertThat(refused.header("RateLimit")).matches("\"shared\";r=0;t=" + SECONDS_LEFT);
         }
     }
 

@@ -27,7 +27,6 @@ import java.util.function.Predicate;
  *
  * <p>Allowed variables: parameter names (when compiled with {@code -parameters}), {@code #p0}/{@code #a0} style
  * indexes, {@code #root}, {@code #this}, and the extras a caller allows ({@code #result} for {@code recordResult}).
- * A site without a method (a limit declared in configuration) allows {@code #root}, {@code #this} and the extras.
  */
 final class GuardExpressionParser {
 
@@ -53,7 +52,10 @@ final class GuardExpressionParser {
         return parameterNames;
     }
 
-    /** Parses {@code text}; throws a {@link GuardAnnotationException} naming the site if it is not usable there. */
+    /**
+     * Parses {@code text}; throws a {@link GuardAnnotationException} naming the site if it is not usable there. A
+     * site without a method (a limit declared in configuration) allows {@code #root}, {@code #this} and the extras.
+     */
     Expression parse(AnnotationSite site, String attribute, String text, Set<String> extraVariables) {
         SpelExpression expression;
         try {

@@ -52,7 +52,10 @@ final class GuardExpressionParser {
         return parameterNames;
     }
 
-    /** Parses {@code text}; throws a {@link GuardAnnotationException} naming the site if it is not usable there. */
+    /**
+     * Parses {@code text}; throws a {@link GuardAnnotationException} naming the site if it is not usable there. A
+     * site without a method (a limit declared in configuration) allows {@code #root}, {@code #this} and the extras.
+     */
     Expression parse(AnnotationSite site, String attribute, String text, Set<String> extraVariables) {
         SpelExpression expression;
         try {
@@ -65,6 +68,11 @@ final class GuardExpressionParser {
         List<String> unknown = new ArrayList<>();
         List<String> missingBeans = new ArrayList<>();
         visit(expression.getAST(), allowed, unknown, missingBeans);
+        if (!unknown.isEmpty() && site.method() == null) {
+            throw site.error(attribute, text, "refers to an unknown variable (" + String.join(", ", unknown)
+                    + "); variables are " + extraVariables.stream().map(name -> "#" + name).sorted().toList(),
+                    "Use one of those variables, or #root.");
+        }
         if (!unknown.isEmpty()) {
             throw site.error(attribute, text, "refers to no parameter (" + String.join(", ", unknown)
                     + "); parameters are " + describeParameters(site.method()),
@@ -102,6 +110,9 @@ final class GuardExpressionParser {
         Set<String> allowed = new LinkedHashSet<>(extraVariables);
         allowed.add("root");
         allowed.add("this");
+        if (method == null) {
+            return allowed;
+        }
         for (int i = 0; i < method.getParameterCount(); i++) {
             allowed.add("p" + i);
             allowed.add("a" + i);

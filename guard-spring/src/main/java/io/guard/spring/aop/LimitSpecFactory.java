@@ -73,6 +73,30 @@ final class LimitSpecFactory {
     }
 
     /**
+     * The spec of a limit declared in configuration rather than on a method (a route): settings from
+     * {@code guard.rate-limit.instances.<name>}, then the defaults; no condition, no fallback; decisions go into the
+     * HTTP answer's header fields unless the settings say otherwise.
+     */
+    LimitSpec forConfiguration(String name, Expression key, long permits, AnnotationSite site) {
+        LimitSettings settings = instances.apply(name).orElse(defaults).orElse(BUILT_IN);
+        if (settings.rate() == null) {
+            throw site.error("name", name, "has no rate: neither guard.rate-limit.instances." + name
+                            + ".rate nor guard.rate-limit.defaults.rate is set",
+                    "Set guard.rate-limit.instances." + name + ".rate (and interval), or a default rate.");
+        }
+        RateLimitPolicy policy = policy(name, settings, site);
+        if (permits < 1 || permits > policy.maxPermits()) {
+            throw site.error("permits", Long.toString(permits), "is outside what limit '" + name
+                            + "' can grant (between 1 and " + policy.maxPermits() + ")",
+                    "Lower the permits or raise the rate (or burst) of '" + name + "'.");
+        }
+        String message = settings.message() != null ? settings.message() : defaultMessage(policy);
+        boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
+        return new LimitSpec(policy, null, key, permits, null, settings.timeout(), message, httpHeaders,
+                settings.shadow(), null, site);
+    }
+
+    /**
      * A limit on a controller decides the HTTP request, so its decisions belong in the answer's header fields; one on
      * a service bean (an outbound quota, say) is the application's own business.
      */

@@ -47,7 +47,7 @@ import java.util.Map;
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
-        GuardWebFluxConfiguration.class})
+        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")

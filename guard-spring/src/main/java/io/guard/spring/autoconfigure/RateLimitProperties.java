@@ -5,7 +5,9 @@ import io.guard.spring.aop.MissingKeyPolicy;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** {@code guard.rate-limit.*}: the backend, key handling, defaults and per-limit settings, the aspect's order. */
@@ -33,6 +35,12 @@ public class RateLimitProperties {
 
     /** Settings per limit name; they override the annotation's attributes. */
     private Map<String, LimitProperties> instances = new LinkedHashMap<>();
+
+    /**
+     * Limits applied by URL pattern to requests no annotation reaches (static resources, third-party controllers, a
+     * whole API prefix), each matching route in order, by a filter that answers like @RateLimit.
+     */
+    private List<RouteProperties> routes = new ArrayList<>();
 
     /** Order of the @RateLimit aspect; lower runs outside (before) higher. */
     private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 20;
@@ -96,6 +104,14 @@ public class RateLimitProperties {
 
     public void setInstances(Map<String, LimitProperties> instances) {
         this.instances = instances;
+    }
+
+    public List<RouteProperties> getRoutes() {
+        return routes;
+    }
+
+    public void setRoutes(List<RouteProperties> routes) {
+        this.routes = routes;
     }
 
     public int getAspectOrder() {

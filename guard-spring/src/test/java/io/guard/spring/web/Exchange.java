@@ -21,7 +21,12 @@ record Exchange(int status, HttpHeaders headers, String body) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static Exchange get(WebTestClient client, String uri) {
-        EntityExchangeResult<String> result = client.get().uri(uri).exchange().expectBody(String.class).returnResult();
+        return of(client.get().uri(uri));
+    }
+
+    /** Sends a request built by the caller (any method, header fields). */
+    static Exchange of(WebTestClient.RequestHeadersSpec<?> request) {
+        EntityExchangeResult<String> result = request.exchange().expectBody(String.class).returnResult();
         return new Exchange(result.getStatus().value(), result.getResponseHeaders(),
                 result.getResponseBody() == null ? "" : result.getResponseBody());
     }

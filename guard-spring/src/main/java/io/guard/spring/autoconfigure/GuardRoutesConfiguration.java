@@ -1,0 +1,99 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.aop.GuardAnnotationException;
+import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.web.GuardRouteFilter;
+import io.guard.spring.web.GuardRouteWebFilter;
+import io.guard.spring.web.GuardServletExceptionHandler;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.servlet.DispatcherServlet;
+import reactor.core.publisher.Mono;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Limits by URL pattern ({@code guard.rate-limit.routes}): checked at start-up, all mistakes in one report, and
+ * applied by a servlet filter (Spring MVC) or a web filter (WebFlux). Nothing of it exists without a route.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication
+@Conditional(GuardRoutesConfiguration.RoutesConfigured.class)
+class GuardRoutesConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RouteLimits guardRouteLimits(GuardProperties properties, ConfigurableListableBeanFactory beanFactory,
+                                 RateLimiterRegistry limiters) {
+        RateLimitProperties limits = properties.getRateLimit();
+        try {
+            return RouteLimits.create(limits.getRoutes().stream().map(RouteProperties::toDefinition).toList(),
+                    beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(), limits.getMissingKey(),
+                    limiters);
+        } catch (GuardAnnotationException e) {
+            throw invalidRoutes(e.problems());
+        }
+    }
+
+    /** Every mistake as {@code guard.rate-limit.routes[i].field: 'value' problem}, in one exception. */
+    static GuardPropertiesException invalidRoutes(List<GuardAnnotationException> problems) {
+        String lines = problems.stream()
+                .map(p -> "\n - " + p.element() + "." + p.attribute() + ": '" + p.value() + "' " + p.problem())
+                .collect(Collectors.joining());
+        String actions = problems.stream().map(p -> p.element() + "." + p.attribute() + ": " + p.action())
+                .distinct().collect(Collectors.joining("\n"));
+        return new GuardPropertiesException("guard.rate-limit.routes", problems.size()
+                + (problems.size() == 1 ? " mistake" : " mistakes") + " in the routes:" + lines, actions);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(DispatcherServlet.class)
+    static class Servlet {
+
+        @Bean
+        @ConditionalOnMissingBean
+        GuardRouteFilter guardRouteFilter(RouteLimits routes, GuardServletExceptionHandler answers) {
+            return new GuardRouteFilter(routes, answers);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass({DispatcherHandler.class, Mono.class})
+    static class Reactive {
+
+        @Bean
+        @ConditionalOnMissingBean
+        GuardRouteWebFilter guardRouteWebFilter(RouteLimits routes) {
+            return new GuardRouteWebFilter(routes);
+        }
+    }
+
+    /** Whether any {@code guard.rate-limit.routes[i]} property is set. */
+    static class RoutesConfigured extends SpringBootCondition {
+
+        @Override
+        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            boolean configured = Binder.get(context.getEnvironment())
+                    .bind("guard.rate-limit.routes", Bindable.listOf(RouteProperties.class))
+                    .map(list -> !list.isEmpty()).orElse(false);
+            return configured ? ConditionOutcome.match("guard.rate-limit.routes is set")
+                    : ConditionOutcome.noMatch("no guard.rate-limit.routes");
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.guard.spring.autoconfigure;
+
+import io.guard.spring.aop.RouteDefinition;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** One {@code guard.rate-limit.routes[i]}: a limit applied by URL pattern, by a filter, before any handler. */
+public class RouteProperties {
+
+    /** The limit's name; its settings come from guard.rate-limit.instances.<name>, then guard.rate-limit.defaults. */
+    private String name;
+
+    /** Path patterns within the application, in Spring's PathPattern syntax, e.g. /api/** or /static/*.css. */
+    private List<String> paths = new ArrayList<>();
+
+    /** HTTP methods the route applies to, e.g. [GET, POST] (default: all). */
+    private List<String> methods = new ArrayList<>();
+
+    /** SpEL over the request (#request, #clientIp, #headers) giving the key (default: one key for the route). */
+    private String key;
+
+    /** Permits each matching request takes (default 1). */
+    private long permits = 1;
+
+    RouteDefinition toDefinition() {
+        return new RouteDefinition(name, paths, methods, key, permits);
+    }
+
+    public String getName() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public List<String> getPaths() {
+        return paths;
+    }
+
+    public void setPaths(List<String> paths) {
+        this.paths = paths;
+    }
+
+    public List<String> getMethods() {
+        return methods;
+    }
+
+    public void setMethods(List<String> methods) {
+        this.methods = methods;
+    }
+
+    public String getKey() {
+        return key;
+    }
+
+    public void setKey(String key) {
+        this.key = key;
+    }
+
+    public long getPermits() {
+        return permits;
+    }
+
+    public void setPermits(long permits) {
+        this.permits = permits;
+    }
+}

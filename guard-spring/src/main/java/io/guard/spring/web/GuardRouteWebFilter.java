@@ -1,0 +1,56 @@
+package io.guard.spring.web;
+
+import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.aop.RouteRequest;
+import org.springframework.core.Ordered;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+import java.net.InetSocketAddress;
+
+/**
+ * WebFlux: applies the limits configured by URL pattern ({@code guard.rate-limit.routes}) before the exchange
+ * reaches any handler, without blocking (the registry's asynchronous API). A refusal fails the exchange, and
+ * {@link GuardWebExceptionHandler} answers it exactly like a refused {@code @RateLimit} handler; decisions go into
+ * the exchange's RateLimit fields through {@link RateLimitHeadersWebFilter}'s holder.
+ */
+public class GuardRouteWebFilter implements WebFilter, Ordered {
+
+    /** Just inside {@link RateLimitHeadersWebFilter}, whose holder the decisions go to. */
+    public static final int ORDER = RateLimitHeadersWebFilter.ORDER + 1;
+
+    private final RouteLimits routes;
+
+    public GuardRouteWebFilter(RouteLimits routes) {
+        this.routes = routes;
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (routes.isEmpty()) {
+            return chain.filter(exchange);
+        }
+        ServerHttpRequest request = exchange.getRequest();
+        var view = new RouteRequest(request.getMethod().name(), request.getPath().pathWithinApplication(),
+                clientIp(request.getRemoteAddress()), request::getHeaders);
+        return Mono.defer(() -> Mono.fromCompletionStage(
+                        routes.acquireAsync(view, RateLimitHeadersWebFilter.decisions(exchange))))
+                .then(Mono.defer(() -> chain.filter(exchange)));
+    }
+
+    /** The address without the port; the host name only when the address was never resolved. */
+    private static String clientIp(InetSocketAddress address) {
+        if (address == null) {
+            return null;
+        }
+        return address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
+    }
+}

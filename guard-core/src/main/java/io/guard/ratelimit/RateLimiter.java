@@ -40,6 +40,33 @@ public interface RateLimiter extends AutoCloseable {
     }
 
     /**
+     * What is left of {@code key}'s quota now, without spending a permit or writing anything: the counts, their
+     * expiry and any remembered refusal stay as they were. Asks the store itself (never a remembered refusal), so it
+     * shows what the next request will find. A backend failure fails the stage with a
+     * {@link RateLimiterBackendException}; no failure policy answers in the store's place, since an invented quota
+     * would mislead the operator reading it.
+     *
+     * <p>The default fails with {@link UnsupportedOperationException}, so that a backend written before this method
+     * existed still compiles and says what it lacks; Guard's backends all implement it.
+     */
+    default CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("rate-limit backend "
+                + backendName() + " (" + getClass().getName() + ") cannot inspect a quota"));
+    }
+
+    /**
+     * Gives {@code key} its whole quota back (unblocks a user): forgets every permit in use under the policy's name,
+     * whatever the algorithm, and every refusal remembered for it, on every instance that shares the store (see the
+     * backend for how soon). A backend failure fails the stage with a {@link RateLimiterBackendException}.
+     *
+     * <p>The default fails with {@link UnsupportedOperationException}, as {@link #inspect} does.
+     */
+    default CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("rate-limit backend "
+                + backendName() + " (" + getClass().getName() + ") cannot reset a quota"));
+    }
+
+    /**
      * {@link #decide} for callers outside the stack: checks the permits, and fails the stage when the backend could
      * not decide and no failure policy answered.
      *

@@ -104,11 +104,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
         if (!breaker.tryAcquirePermission()) {
-            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
-                    breaker.remainingOpenTime());
-            return fallBack(policy, key, permits, new RateLimiterBackendException("rate limiter '" + policy.name()
-                    + "': backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
-                    + "' is " + breaker.state(), open));
+            return fallBack(policy, key, permits, skipped("rate limiter '" + policy.name() + "': "));
         }
         long start = breaker.currentTimeNanos();
         CompletionStage<BackendOutcome> call;
@@ -155,11 +151,8 @@ public final class FailoverRateLimiter implements RateLimiter {
     private <T> CompletionStage<T> guarded(RateLimitPolicy policy, String operation,
                                            Supplier<CompletionStage<T>> call) {
         if (!breaker.tryAcquirePermission()) {
-            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
-                    breaker.remainingOpenTime());
-            return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()
-                    + "': cannot " + operation + " the quota, backend " + primary.backendName()
-                    + " is unavailable (circuit breaker '" + breaker.name() + "' is " + breaker.state() + ")", open));
+            return CompletableFuture.failedFuture(skipped("rate limiter '" + policy.name() + "': cannot " + operation
+                    + " the quota: "));
         }
         long start = breaker.currentTimeNanos();
         CompletionStage<T> stage;
@@ -182,6 +175,14 @@ public final class FailoverRateLimiter implements RateLimiter {
             }
             throw new CompletionException(cause);
         });
+    }
+
+    /** The failure of a call the open breaker kept from the primary; {@code prefix} says whose call it was. */
+    private RateLimiterBackendException skipped(String prefix) {
+        CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
+                breaker.remainingOpenTime());
+        return new RateLimiterBackendException(prefix + "backend " + primary.backendName() + " skipped, circuit breaker '"
+                + breaker.name() + "' is " + breaker.state(), open);
     }
 
     private void succeeded(long elapsedNanos) {

@@ -157,7 +157,7 @@ class FailoverRateLimiterTest {
         int calls = redis.calls.get();
         assertThatThrownBy(() -> registry.reset("quota", "k").toCompletableFuture().join())
                 .hasCauseInstanceOf(RateLimiterBackendException.class)
-                .hasMessageContaining("rate limiter 'quota': cannot reset the quota, backend switchable is unavailable")
+                .hasMessageContaining("rate limiter 'quota': cannot reset the quota: backend switchable skipped")
                 .hasMessageContaining("is OPEN");
         assertThat(redis.calls.get()).as("an open breaker skips the primary").isEqualTo(calls);
     }

@@ -181,8 +181,8 @@ public final class FailoverRateLimiter implements RateLimiter {
     private RateLimiterBackendException skipped(String prefix) {
         CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                 breaker.remainingOpenTime());
-        return new RateLimiterBackendException(prefix + "backend " + primary.backendName() + " skipped, circuit breaker '"
-                + breaker.name() + "' is " + breaker.state(), open);
+        return new RateLimiterBackendException(prefix + "backend " + primary.backendName()
+                + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open);
     }
 
     private void succeeded(long elapsedNanos) {

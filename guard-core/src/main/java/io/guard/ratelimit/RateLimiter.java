@@ -13,8 +13,8 @@ import java.util.concurrent.CompletionStage;
  * <p>One primitive for decisions, {@link #decide}, asynchronous; the blocking form is derived from it, and waiting
  * for permits is done above the backend ({@link RateLimiterRegistry#acquire}, on the registry's one timer), so a
  * backend holds no thread and no timer of its own. Beside it, for operators rather than calls: {@link #inspect} (a
- * key's quota, spending nothing) and {@link #reset} (the quota given back). Permits are checked against the policy once, by whoever enters the stack
- * ({@link #tryAcquireAsync} or the registry), never again on the way down.
+ * key's quota, spending nothing) and {@link #reset} (the quota given back). Permits are checked against the policy
+ * once, by whoever enters the stack ({@link #tryAcquireAsync} or the registry), never again on the way down.
  *
  * <p>The policy travels with every call rather than being stored once, so a rate or interval changed in
  * configuration takes effect on the next call, with the permits already in use still accounted for.

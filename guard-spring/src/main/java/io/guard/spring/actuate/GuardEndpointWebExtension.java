@@ -30,7 +30,10 @@ public class GuardEndpointWebExtension {
         this.quotas = quotas;
     }
 
-    /** {@code GET /actuator/guard/{name}/quota?key=...}: one key's quota, spending nothing (see {@link QuotaOperations}). */
+    /**
+     * {@code GET /actuator/guard/{name}/quota?key=...}: one key's quota, spending nothing
+     * (see {@link QuotaOperations}).
+     */
     // Spring's @Nullable, not JSpecify's: Boot 3.5 takes only this one as "optional parameter" (Boot 4 takes both).
     @SuppressWarnings("deprecation")
     @ReadOperation

@@ -48,12 +48,13 @@ final class QuotaOperations {
                     + "/quota?key=...", WebEndpointResponse.STATUS_NOT_FOUND);
         }
         if (quotas == null || !quotas.exists(name)) {
-            return error("No rate limiter named '" + name + "'"
-                    + (quotas == null ? "" : "; rate limiters: " + quotas.limits()), WebEndpointResponse.STATUS_NOT_FOUND);
+            String known = quotas == null ? "" : "; rate limiters: " + quotas.limits();
+            return error("No rate limiter named '" + name + "'" + known, WebEndpointResponse.STATUS_NOT_FOUND);
         }
         if (key == null || key.isBlank()) {
             return error("Missing 'key': the resolved key whose quota to read or reset, e.g. ?key=user-42 (a limit"
-                    + " without a key expression counts under the key 'global')", WebEndpointResponse.STATUS_BAD_REQUEST);
+                    + " without a key expression counts under the key 'global')",
+                    WebEndpointResponse.STATUS_BAD_REQUEST);
         }
         try {
             return new WebEndpointResponse<>(QuotaDescriptor.of(name, key, call.get()), WebEndpointResponse.STATUS_OK);

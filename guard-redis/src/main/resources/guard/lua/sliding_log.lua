@@ -10,6 +10,8 @@ ARGV[2]  rate (permits per interval)
 ARGV[3]  interval in microseconds
 ARGV[4]  permits requested (1..rate, checked by the caller)
 ARGV[5]  expiry margin in milliseconds added to every PEXPIRE
+ARGV[6]  optional; "1" to peek: decide as usual but write nothing (expired records stay, nothing is repaired or
+         recorded), so remaining is what is left before the request (the quota an operator inspects)
 
 Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
 
@@ -37,6 +39,7 @@ else
 end
 local rate, interval, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local margin = tonumber(ARGV[5])
+local peek = ARGV[6] == '1'
 
 local function parse(member)
   local sep = string.find(member, ':', 1, true)
@@ -51,14 +54,19 @@ local function read(key, ...)
   local reply = redis.pcall(...)
   if type(reply) == 'table' and reply.err then
     if not string.find(reply.err, 'WRONGTYPE', 1, true) then return redis.call(...) end -- raises it again
-    redis.call('DEL', key)
+    if not peek then redis.call('DEL', key) end
     return nil
   end
   return reply
 end
 
 local state = read(KEYS[2], 'HMGET', KEYS[2], 'u', 'n', 't') or {}
-local records = read(KEYS[1], 'ZCARD', KEYS[1]) or 0
+local records = read(KEYS[1], 'ZCARD', KEYS[1])
+if records == nil and peek then
+  -- A log of another type counts as lost, and a peek may not delete it: nothing is in use.
+  return {1, rate, 0, 0, now}
+end
+records = records or 0
 local used, seq, newest = tonumber(state[1]), tonumber(state[2]), tonumber(state[3])
 local rebuilt = false
 if records == 0 and used ~= nil and used ~= 0 then
@@ -82,10 +90,12 @@ end
 -- The oldest record tells whether anything expired, and is where a refusal's walk starts: one read for both.
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local expired = 0
+-- Records before the cutoff that a peek leaves in place: the walk below starts after them.
+local skip = 0
 if #oldest > 0 and newest <= now - interval then
   -- Every record expired (a busy key resuming after a quiet spell): drop the log in O(1) and let Redis free it in
   -- the background, rather than walking up to `rate` records while every other client waits.
-  redis.call('UNLINK', KEYS[1])
+  if not peek then redis.call('UNLINK', KEYS[1]) end
   used, expired, oldest = 0, 1, nil
 elseif #oldest > 0 and tonumber(oldest[2]) <= now - interval then
   local cutoff = int(now - interval)
@@ -94,13 +104,13 @@ elseif #oldest > 0 and tonumber(oldest[2]) <= now - interval then
     used = used - p
     expired = expired + 1
   end
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff)
+  if peek then skip = expired else redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', cutoff) end
   oldest = nil
 end
 
 local allowed = used + permits <= rate
 local retry = 0
-if allowed then
+if allowed and not peek then
   seq = seq + 1
   local member = int(seq)
   if permits ~= 1 then member = member .. ':' .. int(permits) end
@@ -111,8 +121,8 @@ if allowed then
   redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq), 't', int(newest))
   redis.call('PEXPIRE', KEYS[1], ttl)
   redis.call('PEXPIRE', KEYS[2], ttl)
-else
-  if expired > 0 or rebuilt then
+elseif not allowed then
+  if (expired > 0 or rebuilt) and not peek then
     -- The whole hash, with its expiry: this write may be the one that recreates it.
     redis.call('HSET', KEYS[2], 'u', int(used), 'n', int(seq), 't', int(newest))
     redis.call('PEXPIRE', KEYS[2], math.ceil((newest + interval - now) / 1000) + margin)
@@ -120,7 +130,7 @@ else
   -- Walk the records oldest first until enough permits have expired for this request. The oldest record
   -- usually suffices, so read it alone first and then batches of growing size.
   local need = used + permits - rate
-  local freed, start, size, found = 0, 0, 1, false
+  local freed, start, size, found = 0, skip, 1, false
   while not found do
     local batch = oldest
     if start > 0 or batch == nil then

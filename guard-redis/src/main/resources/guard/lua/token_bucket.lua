@@ -12,6 +12,7 @@ ARGV[3]  emission interval denominator ("parts"): rate / the same gcd
 ARGV[4]  permits requested (1..burst, checked by the caller)
 ARGV[5]  burst (the most permits that can be taken at once)
 ARGV[6]  expiry margin in milliseconds added to PEXPIRE
+ARGV[7]  optional; "1" to peek: decide as usual but write nothing, so remaining is what is left before the request
 
 Returns  {allowed (1|0), remaining, retryAfter us, resetAfter us, now us}
 
@@ -31,6 +32,7 @@ else
 end
 local micros, parts, permits = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local burst, margin = tonumber(ARGV[5]), tonumber(ARGV[6])
+local peek = ARGV[7] == '1'
 
 -- Exact floor division of integers below 2^53: a double quotient may round up across an integer.
 local function divmod(a, b)
@@ -43,7 +45,7 @@ end
 local raw = redis.pcall('GET', KEYS[1])
 if type(raw) == 'table' and raw.err then
   if not string.find(raw.err, 'WRONGTYPE', 1, true) then return redis.error_reply(raw.err) end
-  redis.call('DEL', KEYS[1])
+  if not peek then redis.call('DEL', KEYS[1]) end
   raw = false
 end
 local tw, tf = nil, 0
@@ -67,15 +69,15 @@ local lw, lf = divmod(burst * micros, parts)
 local ahead = cw - now
 local allowed = ahead < lw or (ahead == lw and cf <= lf)
 local retry = 0
-if allowed then
+if not allowed then
+  retry = ahead - lw
+  if cf > lf then retry = retry + 1 end
+elseif not peek then
   tw, tf = cw, cf
   local value = string.format('%d', tw)
   if tf > 0 then value = value .. ' ' .. string.format('%d', tf) .. ' ' .. string.format('%d', parts) end
   local ttl = math.ceil((tw - now + 1) / 1000) + margin
   redis.call('SET', KEYS[1], value, 'PX', ttl)
-else
-  retry = ahead - lw
-  if cf > lf then retry = retry + 1 end
 end
 local dw, df = lw - (tw - now), lf - tf
 if df < 0 then dw, df = dw - 1, df + parts end

@@ -9,8 +9,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Puts each policy's {@link BackendFailurePolicy} in front of a remote backend (Redis): when the backend cannot
@@ -102,11 +104,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
         if (!breaker.tryAcquirePermission()) {
-            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
-                    breaker.remainingOpenTime());
-            return fallBack(policy, key, permits, new RateLimiterBackendException("rate limiter '" + policy.name()
-                    + "': backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
-                    + "' is " + breaker.state(), open));
+            return fallBack(policy, key, permits, skipped("rate limiter '" + policy.name() + "': "));
         }
         long start = breaker.currentTimeNanos();
         CompletionStage<BackendOutcome> call;
@@ -118,12 +116,7 @@ public final class FailoverRateLimiter implements RateLimiter {
         return call.handle((decided, error) -> {
             long elapsed = breaker.currentTimeNanos() - start;
             if (error == null) {
-                breaker.onSuccess(elapsed);
-                BackendHealth last = health.get();
-                if (!last.up()) {
-                    health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
-                            last.lastErrorTime()));
-                }
+                succeeded(elapsed);
                 return CompletableFuture.completedFuture(decided);
             }
             Throwable cause = Failures.unwrap(error);
@@ -131,11 +124,80 @@ public final class FailoverRateLimiter implements RateLimiter {
                 breaker.releasePermission();
                 return CompletableFuture.<BackendOutcome>failedFuture(cause);
             }
-            breaker.onError(elapsed, backendFailure);
-            health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(backendFailure),
-                    clock.instant()));
+            failed(elapsed, backendFailure);
             return fallBack(policy, key, permits, backendFailure);
         }).thenCompose(stage -> stage);
+    }
+
+    /**
+     * Asks the primary, through the breaker like a decision (it is a round trip too). No failure policy answers in
+     * its place: while the primary cannot answer, the stage fails with a {@link RateLimiterBackendException}.
+     */
+    @Override
+    public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        return guarded(policy, "inspect", () -> primary.inspect(policy, key));
+    }
+
+    /**
+     * Resets the in-process backend (which holds what {@code LOCAL} decided during an outage) and the primary,
+     * through the breaker; fails like {@link #inspect} while the primary cannot answer.
+     */
+    @Override
+    public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
+        local.reset(policy, key);
+        return guarded(policy, "reset", () -> primary.reset(policy, key));
+    }
+
+    private <T> CompletionStage<T> guarded(RateLimitPolicy policy, String operation,
+                                           Supplier<CompletionStage<T>> call) {
+        if (!breaker.tryAcquirePermission()) {
+            return CompletableFuture.failedFuture(skipped("rate limiter '" + policy.name() + "': cannot " + operation
+                    + " the quota: "));
+        }
+        long start = breaker.currentTimeNanos();
+        CompletionStage<T> stage;
+        try {
+            stage = call.get();
+        } catch (RuntimeException e) {
+            stage = CompletableFuture.failedFuture(e);
+        }
+        return stage.handle((value, error) -> {
+            long elapsed = breaker.currentTimeNanos() - start;
+            if (error == null) {
+                succeeded(elapsed);
+                return value;
+            }
+            Throwable cause = Failures.unwrap(error);
+            if (cause instanceof RateLimiterBackendException backendFailure) {
+                failed(elapsed, backendFailure);
+            } else {
+                breaker.releasePermission();
+            }
+            throw new CompletionException(cause);
+        });
+    }
+
+    /** The failure of a call the open breaker kept from the primary; {@code prefix} says whose call it was. */
+    private RateLimiterBackendException skipped(String prefix) {
+        CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
+                breaker.remainingOpenTime());
+        return new RateLimiterBackendException(prefix + "backend " + primary.backendName()
+                + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open);
+    }
+
+    private void succeeded(long elapsedNanos) {
+        breaker.onSuccess(elapsedNanos);
+        BackendHealth last = health.get();
+        if (!last.up()) {
+            health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
+                    last.lastErrorTime()));
+        }
+    }
+
+    private void failed(long elapsedNanos, RateLimiterBackendException failure) {
+        breaker.onError(elapsedNanos, failure);
+        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure),
+                clock.instant()));
     }
 
     private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,

@@ -10,10 +10,11 @@ import java.util.concurrent.CompletionStage;
  * atomic Lua script per decision, a quota shared by every instance) and in-process (same algorithms, same
  * {@link Decision} semantics), and the failover that puts a failure policy in front of Redis.
  *
- * <p>One primitive, {@link #decide}, asynchronous; the blocking form is derived from it, and waiting for permits is
- * done above the backend ({@link RateLimiterRegistry#acquire}, on the registry's one timer), so a backend holds no
- * thread and no timer of its own. Permits are checked against the policy once, by whoever enters the stack
- * ({@link #tryAcquireAsync} or the registry), never again on the way down.
+ * <p>One primitive for decisions, {@link #decide}, asynchronous; the blocking form is derived from it, and waiting
+ * for permits is done above the backend ({@link RateLimiterRegistry#acquire}, on the registry's one timer), so a
+ * backend holds no thread and no timer of its own. Beside it, for operators rather than calls: {@link #inspect} (a
+ * key's quota, spending nothing) and {@link #reset} (the quota given back). Permits are checked against the policy
+ * once, by whoever enters the stack ({@link #tryAcquireAsync} or the registry), never again on the way down.
  *
  * <p>The policy travels with every call rather than being stored once, so a rate or interval changed in
  * configuration takes effect on the next call, with the permits already in use still accounted for.
@@ -37,6 +38,33 @@ public interface RateLimiter extends AutoCloseable {
      */
     default Decision remembered(RateLimitPolicy policy, String key, long permits) {
         return null;
+    }
+
+    /**
+     * What is left of {@code key}'s quota now, without spending a permit or writing anything: the counts, their
+     * expiry and any remembered refusal stay as they were. Asks the store itself (never a remembered refusal), so it
+     * shows what the next request will find. A backend failure fails the stage with a
+     * {@link RateLimiterBackendException}; no failure policy answers in the store's place, since an invented quota
+     * would mislead the operator reading it.
+     *
+     * <p>The default fails with {@link UnsupportedOperationException}, so that a backend written before this method
+     * existed still compiles and says what it lacks; Guard's backends all implement it.
+     */
+    default CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("rate-limit backend "
+                + backendName() + " (" + getClass().getName() + ") cannot inspect a quota"));
+    }
+
+    /**
+     * Gives {@code key} its whole quota back (unblocks a user): forgets every permit in use under the policy's name,
+     * whatever the algorithm, and every refusal remembered for it, on every instance that shares the store (see the
+     * backend for how soon). A backend failure fails the stage with a {@link RateLimiterBackendException}.
+     *
+     * <p>The default fails with {@link UnsupportedOperationException}, as {@link #inspect} does.
+     */
+    default CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("rate-limit backend "
+                + backendName() + " (" + getClass().getName() + ") cannot reset a quota"));
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The named limits of an application and the one backend that decides them: what {@code @RateLimit}, the actuator
@@ -130,6 +131,29 @@ public final class RateLimiterRegistry implements AutoCloseable {
                 });
     }
 
+    /**
+     * What is left of {@code key}'s quota under the limit named {@code name}, without spending a permit (see
+     * {@link RateLimiter#inspect}); not counted, observed or published, since no request was decided.
+     *
+     * @throws IllegalArgumentException if no policy has that name
+     */
+    public CompletionStage<Quota> inspect(String name, String key) {
+        RateLimitPolicy policy = require(name).policy();
+        return call(() -> backend.inspect(policy, key));
+    }
+
+    /**
+     * Gives {@code key} its whole quota back under the limit named {@code name}, on every instance sharing the
+     * backend (see {@link RateLimiter#reset}). Logged with the limit's name, never the key.
+     *
+     * @throws IllegalArgumentException if no policy has that name
+     */
+    public CompletionStage<Void> reset(String name, String key) {
+        RateLimitPolicy policy = require(name).policy();
+        return call(() -> backend.reset(policy, key)).thenRun(() ->
+                log.info("Rate limiter '{}': one key's quota was reset", policy.name()));
+    }
+
     /** Counters of the limiter named {@code name} since start-up. */
     public LimiterStats stats(String name) {
         Limit limit = require(name);
@@ -181,6 +205,14 @@ public final class RateLimiterRegistry implements AutoCloseable {
             }
             return outcome;
         });
+    }
+
+    private static <T> CompletionStage<T> call(Supplier<CompletionStage<T>> operation) {
+        try {
+            return operation.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {

@@ -131,4 +131,49 @@ class FailoverRateLimiterTest {
         assertThat(redis.calls).hasValue(0);
         assertThat(breaker.snapshot().calls()).isZero();
     }
+
+    @Test
+    void inspectAndResetPassThroughToThePrimary() {
+        RateLimitPolicy policy = register("quota", BackendFailurePolicy.FAIL_OPEN);
+        registry.tryAcquire("quota", "k", 2);
+
+        assertThat(registry.inspect("quota", "k").toCompletableFuture().join().remaining()).isZero();
+        registry.reset("quota", "k").toCompletableFuture().join();
+
+        assertThat(redis.inspect(policy, "k").toCompletableFuture().join().remaining()).isEqualTo(2);
+        assertThat(registry.stats("quota")).as("inspect and reset decide nothing").isEqualTo(new LimiterStats(1, 0, 0));
+    }
+
+    @Test
+    void inspectAndResetFailClearlyWhileThePrimaryIsDownWhateverTheFailurePolicy() {
+        register("quota", BackendFailurePolicy.LOCAL);
+        redis.failing(true);
+
+        assertThatThrownBy(() -> registry.inspect("quota", "k").toCompletableFuture().join())
+                .hasCauseInstanceOf(RateLimiterBackendException.class).hasMessageContaining("'quota'");
+        assertThat(breaker.snapshot().failedCalls()).as("a round trip like a decision").isEqualTo(1);
+
+        breaker.transitionToOpenState();
+        int calls = redis.calls.get();
+        assertThatThrownBy(() -> registry.reset("quota", "k").toCompletableFuture().join())
+                .hasCauseInstanceOf(RateLimiterBackendException.class)
+                .hasMessageContaining("rate limiter 'quota': cannot reset the quota: backend switchable skipped")
+                .hasMessageContaining("is OPEN");
+        assertThat(redis.calls.get()).as("an open breaker skips the primary").isEqualTo(calls);
+    }
+
+    @Test
+    void resetAlsoGivesBackWhatTheLocalFallbackCounted() {
+        RateLimitPolicy policy = register("quota", BackendFailurePolicy.LOCAL);
+        redis.failing(true);
+        registry.tryAcquire("quota", "k", 2);
+        assertThat(registry.tryAcquire("quota", "k", 1).allowed()).isFalse();
+
+        redis.failing(false);
+        registry.reset("quota", "k").toCompletableFuture().join();
+        redis.failing(true);
+
+        assertThat(registry.tryAcquire("quota", "k", 1).allowed()).as("decided locally, quota whole again").isTrue();
+        assertThat(policy.onBackendFailure()).isEqualTo(BackendFailurePolicy.LOCAL);
+    }
 }

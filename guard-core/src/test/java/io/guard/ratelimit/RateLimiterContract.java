@@ -287,6 +287,98 @@ public abstract class RateLimiterContract {
         assertThat(refused).isEqualTo(take(policy, "k", 1));
     }
 
+    private Quota inspect(RateLimitPolicy policy, String key) {
+        return limiter.inspect(policy, key).toCompletableFuture().join();
+    }
+
+    private void reset(RateLimitPolicy policy, String key) {
+        limiter.reset(policy, key).toCompletableFuture().join();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void inspectShowsWhatIsLeftWithoutSpendingAnything(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("inspect-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        assertThat(inspect(policy, "k")).isEqualTo(new Quota(5, 5, Duration.ZERO, Duration.ZERO));
+        assertNothingStored();
+
+        take(policy, "k", 2);
+        at(100);
+        Quota first = inspect(policy, "k");
+        Quota second = inspect(policy, "k");
+
+        assertThat(first.remaining()).isEqualTo(3);
+        assertThat(first.retryAfter()).isZero();
+        assertThat(first.resetAfter()).isPositive();
+        assertThat(second).as("inspecting spends nothing").isEqualTo(first);
+        Decision next = take(policy, "k", 1);
+        assertThat(next.allowed()).isTrue();
+        assertThat(next.remaining()).isEqualTo(first.remaining() - 1);
+        assertThat(inspect(policy, "other")).as("another key").isEqualTo(new Quota(5, 5, Duration.ZERO, Duration.ZERO));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void inspectOfAnExhaustedKeyTellsWhatARefusalWould(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("exhausted-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        take(policy, "k", 5);
+        at(100);
+
+        Quota quota = inspect(policy, "k");
+        Decision refused = take(policy, "k", 1);
+
+        assertThat(refused.allowed()).isFalse();
+        assertThat(quota).isEqualTo(new Quota(5, 0, refused.retryAfter(), refused.resetAfter()));
+        assertThat(quota.retryAfter()).isPositive();
+    }
+
+    @Test
+    void inspectOfASlidingLogLeavesOutRecordsThatExpiredButAreStillKept() {
+        RateLimitPolicy policy = policy("kept", Algorithm.SLIDING_LOG, 5, Duration.ofSeconds(1));
+        take(policy, "k", 1);
+        at(500);
+        take(policy, "k", 4);
+        at(1100);
+        RateLimitPolicy lowered = policy.withRate(4);
+
+        Quota quota = inspect(lowered, "k");
+
+        assertThat(quota).as("the record of 0 ms no longer counts; the one of 500 ms frees its permits at 1500 ms")
+                .isEqualTo(new Quota(4, 0, Duration.ofMillis(400), Duration.ofMillis(400)));
+        Decision refused = take(lowered, "k", 1);
+        assertThat(refused.retryAfter()).isEqualTo(quota.retryAfter());
+        assertThat(inspect(lowered, "k")).isEqualTo(quota);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void resetGivesTheKeyItsWholeQuotaBack(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("reset-" + algorithm, algorithm, 3, Duration.ofHours(1));
+        take(policy, "k", 3);
+        take(policy, "other", 3);
+        assertThat(take(policy, "k", 1).allowed()).isFalse();
+
+        reset(policy, "k");
+
+        assertThat(inspect(policy, "k")).isEqualTo(new Quota(3, 3, Duration.ZERO, Duration.ZERO));
+        assertThat(take(policy, "k", 3).allowed()).isTrue();
+        assertThat(take(policy, "other", 1).allowed()).as("only that key").isFalse();
+        reset(policy, "never-used");
+    }
+
+    @Test
+    void resetForgetsTheKeyUnderEveryAlgorithm() {
+        RateLimitPolicy log = policy("switched", Algorithm.SLIDING_LOG, 2, Duration.ofHours(1));
+        RateLimitPolicy window = policy("switched", Algorithm.FIXED_WINDOW, 2, Duration.ofHours(1));
+        take(log, "k", 2);
+        take(window, "k", 2);
+
+        reset(window, "k");
+
+        assertThat(inspect(log, "k").remaining()).isEqualTo(2);
+        assertThat(inspect(window, "k").remaining()).isEqualTo(2);
+    }
+
     /** Waiting is done above the backend (the registry's one timer); the backend's retryAfter must steer it. */
     private CompletionStage<Decision> waiting(RateLimiter backend, RateLimitPolicy policy, Duration maxWait) {
         return new RetryingAcquire(timer, System::nanoTime)

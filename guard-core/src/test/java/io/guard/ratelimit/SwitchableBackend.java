@@ -31,6 +31,23 @@ final class SwitchableBackend implements RateLimiter {
     }
 
     @Override
+    public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        calls.incrementAndGet();
+        return failing ? CompletableFuture.failedFuture(failure(policy, key)) : delegate.inspect(policy, key);
+    }
+
+    @Override
+    public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
+        calls.incrementAndGet();
+        return failing ? CompletableFuture.failedFuture(failure(policy, key)) : delegate.reset(policy, key);
+    }
+
+    private static RateLimiterBackendException failure(RateLimitPolicy policy, String key) {
+        return new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not answer",
+                new IllegalStateException("timeout, params: [" + key + "]"));
+    }
+
+    @Override
     public String backendName() {
         return "switchable";
     }

@@ -11,19 +11,19 @@ final class FixedWindowState implements LimitState {
     private long expiresAt;
 
     @Override
-    public Decision decide(RateLimitPolicy policy, long now, long permits) {
+    public Decision decide(RateLimitPolicy policy, long now, long permits, boolean spend) {
         long interval = Micros.of(policy.interval());
         long windowStart = now - Math.floorMod(now, interval);
         long windowEnd = windowStart + interval;
         long taken = windowStart == start ? count : 0;
         boolean allowed = taken + permits <= policy.rate();
         long retry = 0;
-        if (allowed) {
+        if (allowed && spend) {
             taken += permits;
             start = windowStart;
             count = taken;
             expiresAt = windowEnd;
-        } else {
+        } else if (!allowed) {
             retry = windowEnd - now;
         }
         long reset = taken > 0 ? windowEnd - now : 0;

@@ -9,8 +9,12 @@ import io.guard.ratelimit.RateLimitPolicy;
  */
 interface LimitState {
 
-    /** Decides a request of {@code permits} at {@code nowMicros}, recording it if allowed. */
-    Decision decide(RateLimitPolicy policy, long nowMicros, long permits);
+    /**
+     * Decides a request of {@code permits} at {@code nowMicros}, recording it if allowed and {@code spend} is true.
+     * With {@code spend} false nothing changes (the script's peek mode): the answer is what the request would get,
+     * except that {@code remaining} is what is left before it, as for {@link io.guard.ratelimit.Quota}.
+     */
+    Decision decide(RateLimitPolicy policy, long nowMicros, long permits, boolean spend);
 
     /** From this instant on the state is equivalent to no state at all and may be dropped. */
     long expiresAtMicros();

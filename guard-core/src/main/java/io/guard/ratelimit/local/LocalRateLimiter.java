@@ -1,6 +1,8 @@
 package io.guard.ratelimit.local;
 
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
@@ -43,7 +45,7 @@ public final class LocalRateLimiter implements RateLimiter {
     }
 
     private Decision decideNow(RateLimitPolicy policy, String key, long permits) {
-        String id = RateLimitKeys.hashTag(policy.name(), key) + ":" + policy.algorithm();
+        String id = id(policy, policy.algorithm(), key);
         if (decisions.incrementAndGet() % SWEEP_EVERY == 0) {
             sweep();
         }
@@ -51,10 +53,41 @@ public final class LocalRateLimiter implements RateLimiter {
             Slot slot = slots.computeIfAbsent(id, k -> new Slot(newState(policy)));
             synchronized (slot) {
                 if (!slot.removed) {
-                    return slot.state.decide(policy, Micros.now(clock), permits);
+                    return slot.state.decide(policy, Micros.now(clock), permits, true);
                 }
             }
         }
+    }
+
+    /** Reads the state as a one-permit request would, changing nothing; a key without state is full. */
+    @Override
+    public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        Objects.requireNonNull(policy, "policy");
+        long now = Micros.now(clock);
+        Slot slot = slots.get(id(policy, policy.algorithm(), key));
+        if (slot != null) {
+            synchronized (slot) {
+                if (!slot.removed) {
+                    return CompletableFuture.completedFuture(Quota.of(slot.state.decide(policy, now, 1, false)));
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(Quota.of(newState(policy).decide(policy, now, 1, false)));
+    }
+
+    /** Forgets the key's state under every algorithm, as the Redis reset deletes every key the limit may have. */
+    @Override
+    public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
+        Objects.requireNonNull(policy, "policy");
+        for (Algorithm algorithm : Algorithm.values()) {
+            Slot slot = slots.remove(id(policy, algorithm, key));
+            if (slot != null) {
+                synchronized (slot) {
+                    slot.removed = true;
+                }
+            }
+        }
+        return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -97,6 +130,10 @@ public final class LocalRateLimiter implements RateLimiter {
                 }
             }
         }
+    }
+
+    private static String id(RateLimitPolicy policy, Algorithm algorithm, String key) {
+        return RateLimitKeys.hashTag(policy.name(), key) + ":" + algorithm;
     }
 
     private static LimitState newState(RateLimitPolicy policy) {

@@ -4,7 +4,6 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 
 import java.util.ArrayDeque;
-import java.util.Iterator;
 
 /**
  * {@code sliding_log.lua} in memory: a time-ordered log of acquisitions and the permits they hold. Keeps the permits
@@ -20,24 +19,37 @@ final class SlidingLogState implements LimitState {
     private long expiresAt;
 
     @Override
-    public Decision decide(RateLimitPolicy policy, long now, long permits) {
+    public Decision decide(RateLimitPolicy policy, long now, long permits, boolean spend) {
         long interval = Micros.of(policy.interval());
         long cutoff = now - interval;
-        while (!log.isEmpty() && log.peekFirst().atMicros() <= cutoff) {
-            used -= log.pollFirst().permits();
+        if (spend) {
+            while (!log.isEmpty() && log.peekFirst().atMicros() <= cutoff) {
+                used -= log.pollFirst().permits();
+            }
         }
-        boolean allowed = used + permits <= policy.rate();
+        // Without spending, expired records stay in the log and are left out here and in the walk below.
+        long inUse = used;
+        for (Entry entry : log) {
+            if (entry.atMicros() > cutoff) {
+                break;
+            }
+            inUse -= entry.permits();
+        }
+        boolean allowed = inUse + permits <= policy.rate();
         long retry = 0;
-        if (allowed) {
+        if (allowed && spend) {
             // A clock that stepped back must not put a record before newer ones: keep the log ordered (and strict).
             long at = log.isEmpty() ? now : Math.max(now, log.peekLast().atMicros());
             log.addLast(new Entry(at, permits));
             used += permits;
-        } else {
-            long need = used + permits - policy.rate();
+            inUse = used;
+        } else if (!allowed) {
+            long need = inUse + permits - policy.rate();
             long freed = 0;
-            for (Iterator<Entry> it = log.iterator(); it.hasNext(); ) {
-                Entry entry = it.next();
+            for (Entry entry : log) {
+                if (entry.atMicros() <= cutoff) {
+                    continue;
+                }
                 freed += entry.permits();
                 if (freed >= need) {
                     retry = entry.atMicros() + interval - now;
@@ -45,9 +57,11 @@ final class SlidingLogState implements LimitState {
                 }
             }
         }
-        long reset = used > 0 ? Math.max(0, log.peekLast().atMicros() + interval - now) : 0;
-        expiresAt = now + reset;
-        return Micros.decision(allowed, Math.max(0, policy.rate() - used), retry, reset, policy.rate());
+        long reset = inUse > 0 ? Math.max(0, log.peekLast().atMicros() + interval - now) : 0;
+        if (spend) {
+            expiresAt = now + reset;
+        }
+        return Micros.decision(allowed, Math.max(0, policy.rate() - inUse), retry, reset, policy.rate());
     }
 
     @Override

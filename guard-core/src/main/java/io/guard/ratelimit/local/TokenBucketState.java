@@ -16,17 +16,16 @@ final class TokenBucketState implements LimitState {
     private long parts = 1;
 
     @Override
-    public Decision decide(RateLimitPolicy policy, long now, long permits) {
+    public Decision decide(RateLimitPolicy policy, long now, long permits, boolean spend) {
         EmissionInterval emission = EmissionInterval.of(policy);
         long per = emission.parts();
-        if (fraction > 0 && parts != per) {
-            // Counted in another rate's steps: round up to the next microsecond, never early.
-            whole++;
-            fraction = 0;
-        }
-        parts = per;
         long tatWhole = whole;
         long tatFraction = fraction;
+        if (tatFraction > 0 && parts != per) {
+            // Counted in another rate's steps: round up to the next microsecond, never early.
+            tatWhole++;
+            tatFraction = 0;
+        }
         if (tatWhole < now) {
             tatWhole = now;
             tatFraction = 0;
@@ -42,12 +41,13 @@ final class TokenBucketState implements LimitState {
         long ahead = candidateWhole - now;
         boolean allowed = ahead < toleranceWhole || (ahead == toleranceWhole && candidateFraction <= toleranceFraction);
         long retry = 0;
-        if (allowed) {
+        if (allowed && spend) {
             tatWhole = candidateWhole;
             tatFraction = candidateFraction;
             whole = tatWhole;
             fraction = tatFraction;
-        } else {
+            parts = per;
+        } else if (!allowed) {
             retry = ahead - toleranceWhole + (candidateFraction > toleranceFraction ? 1 : 0);
         }
         long leftWhole = toleranceWhole - (tatWhole - now);

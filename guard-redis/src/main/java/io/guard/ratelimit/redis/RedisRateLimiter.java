@@ -6,6 +6,7 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
@@ -17,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -137,11 +139,11 @@ public final class RedisRateLimiter implements RateLimiter {
      * keys, or this instance's for {@link Scope#PER_INSTANCE}) and tells every {@code RedisRateLimiter} on the same
      * Redis and key prefix, through one pub/sub message sent by the same script, to drop the refusals it remembers
      * for that limit. An instance that misses the message (its subscription was down) repeats a remembered refusal
-     * for at most {@link RefusalCache#MAX_TRUST_MICROS} microseconds (1 s).
-     *
-     * @return the number of Redis keys deleted (0 when the key had no state)
+     * for at most {@link RefusalCache#MAX_TRUST_MICROS} microseconds (1 s): no refusal is repeated longer, and the
+     * subscription, once made again, clears every remembered refusal.
      */
-    public CompletionStage<Long> reset(RateLimitPolicy policy, String key) {
+    @Override
+    public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         String base = prefix + tag + ":";
@@ -163,8 +165,21 @@ public final class RedisRateLimiter implements RateLimiter {
                         + cause.getClass().getSimpleName() + ")", cause);
             }
             refusals.forget(tag);
-            return number(values.get(0));
+            return null;
         });
+    }
+
+    /**
+     * Runs the policy's script in peek mode for one permit: the same reads and arithmetic as a decision, every write
+     * skipped (no record, no expiry change, no repair of a damaged key), so the keys and their TTLs are as before.
+     * Never answered from, nor remembered in, the refusal cache: it shows what Redis holds.
+     */
+    @Override
+    public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
+        Objects.requireNonNull(policy, "policy");
+        long sent = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        return script(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
+                .thenApply(values -> Quota.of(toReply(policy, values).decision()));
     }
 
     /** Completes once this limiter hears resets from other instances. */
@@ -211,8 +226,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
-        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
-        long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
+        long sent = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         resets();
@@ -220,11 +234,21 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
+        return script(policy, tag, permits, sent, false).thenApply(values -> {
+            ScriptReply scriptReply = toReply(policy, values);
+            refusals.remember(policy, tag, permits, sent, scriptReply.decision());
+            return scriptReply;
+        });
+    }
+
+    /** Runs the policy's script for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
+    private CompletionStage<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
+                                                 boolean peek) {
         List<String> keys = keysOfTag(policy, tag);
-        String now = clientTime ? Long.toString(sent) : "";
+        String now = policy.timeSource() == TimeSource.CLIENT ? Long.toString(sent) : "";
         long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
         long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        List<String> args = switch (policy.algorithm()) {
+        List<String> args = new ArrayList<>(switch (policy.algorithm()) {
             case TOKEN_BUCKET -> {
                 EmissionInterval emission = EmissionInterval.of(policy);
                 yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
@@ -232,7 +256,10 @@ public final class RedisRateLimiter implements RateLimiter {
             }
             case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
                     Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
-        };
+        });
+        if (peek) {
+            args.add("1");
+        }
         CompletionStage<List<Object>> reply;
         try {
             reply = runner.run(scriptFor(policy.algorithm()), keys, args);
@@ -243,12 +270,11 @@ public final class RedisRateLimiter implements RateLimiter {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
-                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not decide ("
-                        + cause.getClass().getSimpleName() + ")", cause);
+                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not "
+                        + (peek ? "inspect the quota" : "decide") + " (" + cause.getClass().getSimpleName() + ")",
+                        cause);
             }
-            ScriptReply scriptReply = toReply(policy, values);
-            refusals.remember(policy, tag, permits, sent, scriptReply.decision());
-            return scriptReply;
+            return values;
         });
     }
 

@@ -35,6 +35,12 @@ public class LimitedService {
         return "ok";
     }
 
+    /** Limited per user for an hour: only a reset gives a refused user permits back within a test. */
+    @RateLimit(name = "limit-quota", key = "#user", rate = 3, interval = "1h")
+    public String quota(String user) {
+        return "ok";
+    }
+
     /** Calls {@code call} {@code times} times and returns how many were refused by the limit. */
     static int rejections(Runnable call, int times) {
         int rejected = 0;

@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.ratelimit.RateLimitQuotas;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -53,8 +54,10 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(GuardEndpoint.class)
     @ConditionalOnAvailableEndpoint(endpoint = GuardEndpoint.class, exposure = EndpointExposure.WEB)
-    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint, Environment environment) {
-        return new GuardEndpointWebExtension(endpoint, WriteAccess.of(environment));
+    GuardEndpointWebExtension guardEndpointWebExtension(GuardEndpoint endpoint, Environment environment,
+                                                        ObjectProvider<RateLimitQuotas> quotas) {
+        return new GuardEndpointWebExtension(endpoint, WriteAccess.of(environment),
+                new QuotaOperations(quotas.getIfAvailable()));
     }
 
     @Bean

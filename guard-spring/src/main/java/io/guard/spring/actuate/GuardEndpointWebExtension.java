@@ -1,6 +1,8 @@
 package io.guard.spring.actuate;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -9,7 +11,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 import java.util.Map;
 
 /**
- * The HTTP form of {@link GuardEndpoint}'s state change. Over HTTP an unknown breaker must be a 404 (a plain
+ * The HTTP form of {@link GuardEndpoint}'s state change, and the quota operations (HTTP only, see
+ * {@link QuotaOperations}). Over HTTP an unknown breaker must be a 404 (a plain
  * endpoint's {@code null} from a write becomes 204), and a bad state a 400 whose body names the value (Spring's
  * default error body hides the reason). A write granted only by the legacy {@code enabled=true} is a 403 (see
  * {@link WriteAccess}).
@@ -19,19 +22,45 @@ public class GuardEndpointWebExtension {
 
     private final GuardEndpoint delegate;
     private final WriteAccess access;
+    private final QuotaOperations quotas;
 
-    GuardEndpointWebExtension(GuardEndpoint delegate, WriteAccess access) {
+    GuardEndpointWebExtension(GuardEndpoint delegate, WriteAccess access, QuotaOperations quotas) {
         this.delegate = delegate;
         this.access = access;
+        this.quotas = quotas;
+    }
+
+    /**
+     * {@code GET /actuator/guard/{name}/quota?key=...}: one key's quota, spending nothing
+     * (see {@link QuotaOperations}).
+     */
+    // Spring's @Nullable, not JSpecify's: Boot 3.5 takes only this one as "optional parameter" (Boot 4 takes both).
+    @SuppressWarnings("deprecation")
+    @ReadOperation
+    public WebEndpointResponse<Object> quota(@Selector String name, @Selector String path,
+                                             @org.springframework.lang.Nullable String key) {
+        return quotas.inspect(name, path, key);
+    }
+
+    /**
+     * {@code DELETE /actuator/guard/{name}/quota?key=...}: gives the key its whole quota back on every instance and
+     * answers the quota as it is afterwards. A write: off unless the endpoint's access is unrestricted.
+     */
+    @SuppressWarnings("deprecation")
+    @DeleteOperation
+    public WebEndpointResponse<Object> resetQuota(@Selector String name, @Selector String path,
+                                                  @org.springframework.lang.Nullable String key) {
+        if (access.refused()) {
+            return forbidden(name + "/" + path);
+        }
+        return quotas.reset(name, path, key);
     }
 
     /** See {@link GuardEndpoint#changeState(String, String)}. */
     @WriteOperation
     public WebEndpointResponse<Object> changeState(@Selector String name, String state) {
         if (access.refused()) {
-            return new WebEndpointResponse<>(Map.of("type", "urn:problem-type:guard:write-access-not-granted",
-                    "title", "Forbidden", "status", 403, "detail", access.refusal(),
-                    "instance", "/actuator/guard/" + name), 403);
+            return forbidden(name);
         }
         try {
             CircuitBreakerDescriptor breaker = delegate.changeState(name, state);
@@ -44,5 +73,11 @@ public class GuardEndpointWebExtension {
         catch (InvalidEndpointRequestException ex) {
             return new WebEndpointResponse<>(Map.of("error", ex.getReason()), WebEndpointResponse.STATUS_BAD_REQUEST);
         }
+    }
+
+    private WebEndpointResponse<Object> forbidden(String path) {
+        return new WebEndpointResponse<>(Map.of("type", "urn:problem-type:guard:write-access-not-granted",
+                "title", "Forbidden", "status", 403, "detail", access.refusal(),
+                "instance", "/actuator/guard/" + path), 403);
     }
 }

@@ -23,8 +23,9 @@ record WriteAccess(String refusal) {
         if (environment.containsProperty(LEGACY) && !environment.containsProperty(ACCESS)
                 && !environment.containsProperty(DEFAULT_ACCESS)) {
             String refusal = LEGACY + " does not grant the write operation of the guard endpoint: set " + ACCESS
-                    + "=unrestricted (or " + DEFAULT_ACCESS + ") to allow breaker state changes, or remove " + LEGACY;
-            log.warn("{}; state changes over the guard endpoint answer 403 until then", refusal);
+                    + "=unrestricted (or " + DEFAULT_ACCESS + ") to allow breaker state changes and quota resets,"
+                    + " or remove " + LEGACY;
+            log.warn("{}; state changes and quota resets over the guard endpoint answer 403 until then", refusal);
             return new WriteAccess(refusal);
         }
         return new WriteAccess(null);

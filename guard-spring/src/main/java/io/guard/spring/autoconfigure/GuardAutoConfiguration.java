@@ -6,6 +6,7 @@ import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.time.GuardClock;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.ratelimit.RateLimitQuotas;
 import io.guard.spring.aop.GuardAnnotationValidator;
 import io.guard.spring.aop.GuardAspects;
 import io.guard.spring.aop.GuardedMethods;
@@ -76,6 +77,13 @@ public class GuardAutoConfiguration {
         } catch (IllegalArgumentException e) {
             throw new GuardPropertiesException("guard.events.buffer-size", e.getMessage(), "Use a size of at least 1.");
         }
+    }
+
+    /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
+    @Bean
+    @ConditionalOnMissingBean
+    public RateLimitQuotas guardRateLimitQuotas(RateLimiterRegistry limiters) {
+        return new RateLimitQuotas(limiters);
     }
 
     @Bean

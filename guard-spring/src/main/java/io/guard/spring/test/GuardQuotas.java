@@ -12,6 +12,10 @@ import org.springframework.context.ApplicationContext;
  * {@link AutoConfigureGuard}); tests against a real Redis reset by deleting the keys under their
  * {@code guard.rate-limit.key-prefix}.
  *
+ * <p>One key's quota (read without spending, or reset) is the application API
+ * {@link io.guard.spring.ratelimit.RateLimitQuotas}, which works on both backends; this helper does not wrap it,
+ * since forgetting <em>every</em> key at once is a test's need only and exists in process only.
+ *
  * <pre>{@code
  * @Autowired ApplicationContext context;
  * @BeforeEach void fullQuotas() { GuardQuotas.of(context).reset(); }

@@ -41,6 +41,18 @@ class LegacyEnabledWriteAccessTest {
     }
 
     @Test
+    void theLegacyEnabledPropertyAloneDoesNotGrantQuotaResets() {
+        runner.withPropertyValues("management.endpoint.guard.enabled=true").run(context -> {
+            WebEndpointResponse<Object> answer = context.getBean(GuardEndpointWebExtension.class)
+                    .resetQuota("payments", "quota", "user-1");
+            assertThat(answer.getStatus()).isEqualTo(403);
+            assertThat(((Map<?, ?>) answer.getBody()).get("detail").toString())
+                    .contains("management.endpoint.guard.access=unrestricted").contains("quota resets");
+            assertThat(((Map<?, ?>) answer.getBody()).get("instance")).isEqualTo("/actuator/guard/payments/quota");
+        });
+    }
+
+    @Test
     void theAccessModelGrantsWrites() {
         // Granted: the write goes on to look the breaker up (none is named payments here: 404).
         // Boot itself refuses management.endpoint.guard.access together with .enabled.

@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,11 +49,13 @@ final class Limiting {
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
             if (context == null && (spec.condition() != null || spec.key() != null
-                    || spec.permitsExpression() != null)) {
+                    || spec.permitsExpression() != null || spec.tiers() != null)) {
                 context = contexts.get();
             }
             if (applies(spec, context)) {
-                requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+                RateLimitPolicy policy = spec.tiers() == null ? spec.policy()
+                        : spec.tiers().resolve(spec.name(), spec.site(), context);
+                requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context)));
             }
         }
         return requests;
@@ -96,12 +99,12 @@ final class Limiting {
                 + spec.key().getExpressionString() + "' " + problem + " for this call");
     }
 
-    private static long permits(LimitSpec spec, EvaluationContext context) {
+    private static long permits(LimitSpec spec, RateLimitPolicy policy, EvaluationContext context) {
         if (spec.permitsExpression() == null) {
             return spec.permits();
         }
-        long max = spec.policy().maxPermits();
-        String expected = "Rate limit '" + spec.name() + "' grants between 1 and " + max + " permits per call, but '"
+        long max = policy.maxPermits();
+        String expected = "Rate limit '" + policy.name() + "' grants between 1 and " + max + " permits per call, but '"
                 + spec.permitsExpression().getExpressionString() + "' is ";
         Long permits;
         try {
@@ -120,8 +123,8 @@ final class Limiting {
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
             Decision decision = waitsFor(request.spec()).isZero()
-                    ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
-                    : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
+                    ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits())
+                    : join(limiter.acquire(request.policy().name(), request.key(), request.permits(),
                     waitsFor(request.spec())));
             check(request, decision, sink);
         }
@@ -138,9 +141,10 @@ final class Limiting {
 
     private CompletionStage<Decision> ask(LimitRequest request) {
         LimitSpec spec = request.spec();
+        String name = request.policy().name();
         return waitsFor(spec).isZero()
-                ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
-                : limiter.acquire(spec.name(), request.key(), request.permits(), waitsFor(spec));
+                ? limiter.tryAcquireAsync(name, request.key(), request.permits())
+                : limiter.acquire(name, request.key(), request.permits(), waitsFor(spec));
     }
 
     /** A shadow limit never waits: it must not change how long calls take. */
@@ -157,16 +161,16 @@ final class Limiting {
         if (spec.shadow()) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
-                        + "retry after {}", spec.name(), spec.site().describe(), request.permits(),
+                        + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),
                         DurationFormat.compact(decision.retryAfter()));
             }
             return;
         }
         if (spec.httpHeaders()) {
-            sink.record(spec.policy(), decision);
+            sink.record(request.policy(), decision);
         }
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(spec.policy(), decision, spec.message());
+            throw new RateLimitExceededException(request.policy(), decision, spec.messageFor(request.policy()));
         }
     }
 

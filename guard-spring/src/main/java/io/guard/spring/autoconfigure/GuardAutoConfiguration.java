@@ -85,7 +85,8 @@ public class GuardAutoConfiguration {
                                          BulkheadRegistry bulkheads) {
         RateLimitProperties limits = properties.getRateLimit();
         CircuitBreakerProperties breakerProperties = properties.getCircuitBreaker();
-        return new GuardedMethods(beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(),
+        return new GuardedMethods(beanFactory, limits::instanceSettings, limits::instanceTiers,
+                limits.getDefaults().toSettings(),
                 breakers::circuitBreaker, (name, annotated) -> {
                     int max = CircuitBreakerConfigs.maxConcurrentCalls(breakerProperties, name, annotated);
                     return max > 0 ? bulkheads.bulkhead(name, max) : null;

@@ -1,6 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.aop.LimitTiers;
 import io.guard.spring.aop.MissingKeyPolicy;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
@@ -32,7 +33,7 @@ public class RateLimitProperties {
     private LimitProperties defaults = new LimitProperties();
 
     /** Settings per limit name; they override the annotation's attributes. */
-    private Map<String, LimitProperties> instances = new LinkedHashMap<>();
+    private Map<String, LimitInstanceProperties> instances = new LinkedHashMap<>();
 
     /** Order of the @RateLimit aspect; lower runs outside (before) higher. */
     private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 20;
@@ -90,11 +91,11 @@ public class RateLimitProperties {
         this.defaults = defaults;
     }
 
-    public Map<String, LimitProperties> getInstances() {
+    public Map<String, LimitInstanceProperties> getInstances() {
         return instances;
     }
 
-    public void setInstances(Map<String, LimitProperties> instances) {
+    public void setInstances(Map<String, LimitInstanceProperties> instances) {
         this.instances = instances;
     }
 
@@ -110,5 +111,11 @@ public class RateLimitProperties {
     public LimitSettings instanceSettings(String name) {
         LimitProperties instance = instances.get(name);
         return instance == null ? LimitSettings.NONE : instance.toSettings();
+    }
+
+    /** The tiers of {@code guard.rate-limit.instances.<name>}, or none. */
+    public LimitTiers instanceTiers(String name) {
+        LimitInstanceProperties instance = instances.get(name);
+        return instance == null ? LimitTiers.NONE : instance.toTiers();
     }
 }

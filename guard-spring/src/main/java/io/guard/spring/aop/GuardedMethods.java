@@ -140,7 +140,9 @@ public final class GuardedMethods {
             if (first == null) {
                 policyListener.accept(policy);
             } else if (!first.policy().equals(policy)) {
-                throw spec.site().error("name", spec.name(), "resolves " + policy.name() + " to " + describe(policy)
+                throw spec.site().error("name", spec.name(), "resolves "
+                                + (policy.name().equals(spec.name()) ? "" : "tier " + policy.name() + " ") + "to "
+                                + describe(policy)
                                 + " but " + first.site().describe() + " resolves the same name to "
                                 + describe(first.policy()),
                         "Give the two limits different names, or the same settings (guard.rate-limit.instances."

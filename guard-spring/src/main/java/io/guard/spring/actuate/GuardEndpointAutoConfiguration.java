@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.aop.LiveLimits;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -44,9 +45,9 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     GuardEndpoint guardEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
                                 ObjectProvider<RateLimiterRegistry> limiters,
-                                ObjectProvider<BulkheadRegistry> bulkheads) {
+                                ObjectProvider<BulkheadRegistry> bulkheads, ObjectProvider<LiveLimits> live) {
         return new GuardEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
-                bulkheads.getIfAvailable()));
+                bulkheads.getIfAvailable()), live.getIfAvailable());
     }
 
     @Bean

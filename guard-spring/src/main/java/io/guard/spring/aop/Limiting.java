@@ -34,10 +34,17 @@ final class Limiting {
 
     private final RateLimiterRegistry limiter;
     private final MissingKeyPolicy missingKey;
+    private final LiveLimits live;
 
     Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey) {
+        this(limiter, missingKey, null);
+    }
+
+    /** @param live the overrides in force (shadow mode); null when limits never change at run time */
+    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey, LiveLimits live) {
         this.limiter = limiter;
         this.missingKey = missingKey;
+        this.live = live;
     }
 
     /**
@@ -53,8 +60,10 @@ final class Limiting {
                 context = contexts.get();
             }
             if (applies(spec, context)) {
-                RateLimitPolicy policy = spec.tiers() == null ? spec.policy()
+                RateLimitPolicy resolved = spec.tiers() == null ? spec.policy()
                         : spec.tiers().resolve(spec.name(), spec.site(), context);
+                // The policy in force now: an override or a refreshed configuration may have replaced it.
+                RateLimitPolicy policy = limiter.find(resolved.name()).orElse(resolved);
                 requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context)));
             }
         }
@@ -122,10 +131,10 @@ final class Limiting {
     /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
-            Decision decision = waitsFor(request.spec()).isZero()
+            Duration wait = waitsFor(request);
+            Decision decision = wait.isZero()
                     ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits())
-                    : join(limiter.acquire(request.policy().name(), request.key(), request.permits(),
-                    waitsFor(request.spec())));
+                    : join(limiter.acquire(request.policy().name(), request.key(), request.permits(), wait));
             check(request, decision, sink);
         }
     }
@@ -140,25 +149,29 @@ final class Limiting {
     }
 
     private CompletionStage<Decision> ask(LimitRequest request) {
-        LimitSpec spec = request.spec();
         String name = request.policy().name();
-        return waitsFor(spec).isZero()
+        Duration wait = waitsFor(request);
+        return wait.isZero()
                 ? limiter.tryAcquireAsync(name, request.key(), request.permits())
-                : limiter.acquire(name, request.key(), request.permits(), waitsFor(spec));
+                : limiter.acquire(name, request.key(), request.permits(), wait);
     }
 
     /** A shadow limit never waits: it must not change how long calls take. */
-    private static Duration waitsFor(LimitSpec spec) {
-        return spec.shadow() ? Duration.ZERO : spec.timeout();
+    private Duration waitsFor(LimitRequest request) {
+        return shadow(request) ? Duration.ZERO : request.spec().timeout();
+    }
+
+    private boolean shadow(LimitRequest request) {
+        return live == null ? request.spec().shadow() : live.shadow(request.policy().name(), request.spec().shadow());
     }
 
     /**
      * Acts on a decision the registry has already counted (metrics, events): a refusal throws, except in shadow
      * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
      */
-    private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
+    private void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
         LimitSpec spec = request.spec();
-        if (spec.shadow()) {
+        if (shadow(request)) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
                         + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),

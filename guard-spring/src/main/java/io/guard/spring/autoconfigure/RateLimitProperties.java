@@ -6,6 +6,7 @@ import io.guard.spring.aop.MissingKeyPolicy;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,6 +35,12 @@ public class RateLimitProperties {
 
     /** Settings per limit name; they override the annotation's attributes. */
     private Map<String, LimitInstanceProperties> instances = new LinkedHashMap<>();
+
+    /**
+     * How often each instance re-reads the limits' run-time overrides (set through the guard actuator endpoint) in
+     * case it missed the message that announced one: the longest an instance may decide under an old override.
+     */
+    private Duration overridePollInterval = Duration.ofSeconds(5);
 
     /** Order of the @RateLimit aspect; lower runs outside (before) higher. */
     private int aspectOrder = Ordered.LOWEST_PRECEDENCE - 20;
@@ -97,6 +104,14 @@ public class RateLimitProperties {
 
     public void setInstances(Map<String, LimitInstanceProperties> instances) {
         this.instances = instances;
+    }
+
+    public Duration getOverridePollInterval() {
+        return overridePollInterval;
+    }
+
+    public void setOverridePollInterval(Duration overridePollInterval) {
+        this.overridePollInterval = overridePollInterval;
     }
 
     public int getAspectOrder() {

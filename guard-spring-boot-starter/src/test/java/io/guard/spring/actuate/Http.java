@@ -44,6 +44,10 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    Response delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
     URI uri(String path) {
         return URI.create(base + path);
     }

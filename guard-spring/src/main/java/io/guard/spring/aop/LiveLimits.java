@@ -39,6 +39,8 @@ public final class LiveLimits implements AutoCloseable {
     private final Map<String, LimitOverride> overrides = new ConcurrentHashMap<>();
     private final Object refreshLock = new Object();
     private ScheduledExecutorService poller;
+    /** Touched by the poller thread only. */
+    private boolean listening;
 
     /**
      * @param pollInterval how often every override is re-read from the store, in case a message was missed
@@ -62,9 +64,11 @@ public final class LiveLimits implements AutoCloseable {
         registry.register(effective(policy, overrides.get(policy.name())));
     }
 
-    /** Listens to the store and starts the periodic re-read; reads what the store holds now. */
+    /**
+     * Starts the periodic re-read, whose first run (at once, on its own thread) also subscribes to the store's
+     * messages: start-up itself asks nothing of Redis, which may not be up yet.
+     */
     public void start() {
-        store.listen(this::refreshQuietly);
         synchronized (refreshLock) {
             if (poller == null) {
                 poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -73,7 +77,7 @@ public final class LiveLimits implements AutoCloseable {
                     return thread;
                 });
                 long millis = pollInterval.toMillis();
-                poller.scheduleWithFixedDelay(this::refreshQuietly, 0, millis, TimeUnit.MILLISECONDS);
+                poller.scheduleWithFixedDelay(this::listenAndRefresh, 0, millis, TimeUnit.MILLISECONDS);
             }
         }
     }
@@ -171,6 +175,19 @@ public final class LiveLimits implements AutoCloseable {
                 poller.shutdownNow();
             }
         }
+    }
+
+    private void listenAndRefresh() {
+        if (!listening) {
+            try {
+                store.listen(this::refreshQuietly);
+                listening = true;
+            } catch (RuntimeException e) {
+                log.debug("Could not subscribe to rate-limit override messages yet ({}); re-reading every {}",
+                        e.toString(), pollInterval);
+            }
+        }
+        refreshQuietly();
     }
 
     private void refreshQuietly() {

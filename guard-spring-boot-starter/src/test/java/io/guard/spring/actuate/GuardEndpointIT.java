@@ -125,4 +125,15 @@ class GuardEndpointIT {
         assertThat(response.status()).isEqualTo(405);
         assertThat(billing.state()).isEqualTo(State.CLOSED);
     }
+
+    @Test
+    void limitOverridesAreNotExposedWithoutWriteAccess() {
+        Http.Response posted = http.post("/actuator/guard/orders", "{\"rate\":100}");
+        Http.Response deleted = http.delete("/actuator/guard/orders");
+
+        assertThat(posted.status()).isEqualTo(405);
+        assertThat(deleted.status()).isEqualTo(405);
+        assertThat(http.get("/actuator/guard/orders").json().path("rateLimiter").path("policy").path("rate").asLong())
+                .isEqualTo(3);
+    }
 }

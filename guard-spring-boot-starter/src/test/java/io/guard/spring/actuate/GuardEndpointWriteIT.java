@@ -91,4 +91,34 @@ class GuardEndpointWriteIT {
 
         assertThat(response.status()).isEqualTo(400);
     }
+
+    @Test
+    void overridesALimitAndDeletingTheOverrideRestoresConfiguration() {
+        Http.Response response = http.post("/actuator/guard/orders", "{\"rate\":10,\"interval\":\"30s\"}");
+
+        assertThat(response.status()).isEqualTo(200);
+        JsonNode limiter = response.json();
+        assertThat(limiter.path("policy").path("rate").asLong()).isEqualTo(10);
+        assertThat(limiter.path("policy").path("intervalMs").asLong()).isEqualTo(30_000);
+        assertThat(limiter.path("source").asText()).isEqualTo("override");
+        assertThat(limiter.path("override").path("by").asText()).isEqualTo("actuator");
+        assertThat(limiter.path("override").path("configured").path("rate").asLong()).isEqualTo(3);
+        assertThat(http.get("/actuator/guard/orders").json().path("rateLimiter").path("source").asText())
+                .isEqualTo("override");
+
+        Http.Response removed = http.delete("/actuator/guard/orders");
+
+        assertThat(removed.status()).isEqualTo(200);
+        assertThat(removed.json().path("policy").path("rate").asLong()).isEqualTo(3);
+        assertThat(removed.json().path("source").asText()).isEqualTo("configuration");
+        assertThat(removed.json().has("override")).isFalse();
+    }
+
+    @Test
+    void aBadOverrideIs400NamingTheFieldAndValue() {
+        Http.Response response = http.post("/actuator/guard/orders", "{\"interval\":\"soon\"}");
+
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.json().path("error").asText()).startsWith("interval 'soon' is not a duration");
+    }
 }

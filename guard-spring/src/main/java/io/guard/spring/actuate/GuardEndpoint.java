@@ -3,15 +3,20 @@ package io.guard.spring.actuate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.aop.LimitOverride;
+import io.guard.spring.aop.LiveLimits;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -32,9 +37,16 @@ import java.util.stream.Collectors;
 public class GuardEndpoint {
 
     private final GuardRegistries registries;
+    private final @Nullable LiveLimits live;
 
     GuardEndpoint(GuardRegistries registries) {
+        this(registries, null);
+    }
+
+    /** @param live the limits' run-time overrides; null when limits cannot be overridden */
+    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live) {
         this.registries = registries;
+        this.live = live;
     }
 
     /** Every breaker and every limiter, each keyed and sorted by name. */
@@ -46,7 +58,7 @@ public class GuardEndpoint {
         }
         Map<String, RateLimiterDescriptor> limiters = new LinkedHashMap<>();
         for (RateLimitPolicy policy : registries.policies()) {
-            limiters.put(policy.name(), registries.describe(policy));
+            limiters.put(policy.name(), describe(policy));
         }
         Map<String, BulkheadDescriptor> bulkheads = new LinkedHashMap<>();
         for (Bulkhead bulkhead : registries.bulkheads()) {
@@ -63,7 +75,7 @@ public class GuardEndpoint {
     @Nullable
     public GuardEntry guardEntry(@Selector String name) {
         CircuitBreakerDescriptor breaker = registries.breaker(name).map(CircuitBreakerDescriptor::of).orElse(null);
-        RateLimiterDescriptor limiter = registries.policy(name).map(registries::describe).orElse(null);
+        RateLimiterDescriptor limiter = registries.policy(name).map(this::describe).orElse(null);
         if (breaker == null && limiter == null) {
             return null;
         }
@@ -71,19 +83,81 @@ public class GuardEndpoint {
     }
 
     /**
-     * Moves the breaker {@code name} to {@code state} ({@code CLOSED}, {@code OPEN}, {@code HALF_OPEN},
-     * {@code FORCED_OPEN}, {@code DISABLED}, {@code METRICS_ONLY}, or {@code reset}; any case) and returns it as it
-     * is afterwards; {@code null} (404 on the web) when there is no such breaker: this never creates one.
+     * Moves the breaker {@code name} to {@code state}, or overrides the limit {@code name} (any of {@code rate},
+     * {@code interval}, {@code algorithm}, {@code shadow}) on every instance sharing the backend. Returns the breaker
+     * or limiter as it is afterwards; {@code null} (404 on the web) when there is none of that name: this never
+     * creates one.
      *
-     * @throws InvalidEndpointRequestException (400) naming the value when {@code state} is not one of those
+     * @throws InvalidEndpointRequestException (400) naming the field and value when a value is invalid, or when
+     *                                         neither a state nor an override is given
      */
     @WriteOperation
     @Nullable
-    public CircuitBreakerDescriptor changeState(@Selector String name, String state) {
+    public Object changeState(@Selector String name, @org.springframework.lang.Nullable String state,
+                              @org.springframework.lang.Nullable Long rate,
+                              @org.springframework.lang.Nullable String interval,
+                              @org.springframework.lang.Nullable String algorithm,
+                              @org.springframework.lang.Nullable Boolean shadow) {
+        boolean overriding = rate != null || interval != null || algorithm != null || shadow != null;
+        if (state != null && overriding) {
+            throw invalid("Give either 'state' (a breaker) or rate, interval, algorithm, shadow (a limit), not both");
+        }
+        if (!overriding) {
+            return changeState(name, state);
+        }
+        if (live == null || registries.policy(name).isEmpty()) {
+            return null;
+        }
+        Duration parsedInterval = interval == null ? null : LimitOverrideRequest.interval(interval);
+        Algorithm parsedAlgorithm = algorithm == null ? null : LimitOverrideRequest.algorithm(algorithm);
+        try {
+            live.override(name, rate, parsedInterval, parsedAlgorithm, shadow, "actuator");
+        } catch (IllegalArgumentException e) {
+            throw invalid("Invalid override of rate limit '" + name + "': " + e.getMessage());
+        }
+        return registries.policy(name).map(this::describe).orElse(null);
+    }
+
+    /** Breaker state changes only: see {@link #changeState(String, String, Long, String, String, Boolean)}. */
+    @Nullable
+    public CircuitBreakerDescriptor changeState(String name, @Nullable String state) {
         Transition transition = Transition.parse(state);
         Optional<CircuitBreaker> breaker = registries.breaker(name);
         breaker.ifPresent(transition::applyTo);
         return breaker.map(CircuitBreakerDescriptor::of).orElse(null);
+    }
+
+    /**
+     * Removes the run-time override of the limit {@code name} on every instance sharing the backend: configuration
+     * applies again. Returns the limit as it is afterwards; {@code null} (404 on the web) when there is no such limit.
+     */
+    @DeleteOperation
+    @Nullable
+    public RateLimiterDescriptor removeOverride(@Selector String name) {
+        if (live == null || registries.policy(name).isEmpty()) {
+            return null;
+        }
+        live.removeOverride(name);
+        return registries.policy(name).map(this::describe).orElse(null);
+    }
+
+    private RateLimiterDescriptor describe(RateLimitPolicy policy) {
+        RateLimiterDescriptor plain = registries.describe(policy);
+        if (live == null) {
+            return plain;
+        }
+        Optional<LimitOverride> override = live.overrideOf(policy.name());
+        RateLimiterDescriptor.ActiveOverride active = override.map(o -> new RateLimiterDescriptor.ActiveOverride(
+                o.source(), o.at().toString(), o.rate(), o.interval() == null ? null : o.interval().toMillis(),
+                o.algorithm() == null ? null : o.algorithm().name(), o.shadow(), live.shared(),
+                live.configuredPolicy(policy.name()).map(RateLimiterDescriptor::policyOf).orElse(null)))
+                .orElse(null);
+        return new RateLimiterDescriptor(plain.type(), plain.policy(), plain.backend(), plain.stats(),
+                active == null ? "configuration" : "override", active);
+    }
+
+    static InvalidEndpointRequestException invalid(String message) {
+        return new InvalidEndpointRequestException(message, message);
     }
 
     /**
@@ -115,8 +189,9 @@ public class GuardEndpoint {
 
         static Transition parse(@Nullable String state) {
             if (state == null || state.isBlank()) {
-                throw new InvalidEndpointRequestException("Missing 'state'; expected one of " + ACCEPTED,
-                        "Missing 'state'; expected one of " + ACCEPTED);
+                String message = "Missing 'state'; expected one of " + ACCEPTED
+                        + " (or, for a rate limit, one of rate, interval, algorithm, shadow)";
+                throw new InvalidEndpointRequestException(message, message);
             }
             try {
                 return valueOf(state.trim().toUpperCase(Locale.ROOT));

@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.aop.LiveLimits;
 import io.guard.spring.ratelimit.RateLimitQuotas;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -45,9 +46,9 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     GuardEndpoint guardEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
                                 ObjectProvider<RateLimiterRegistry> limiters,
-                                ObjectProvider<BulkheadRegistry> bulkheads) {
+                                ObjectProvider<BulkheadRegistry> bulkheads, ObjectProvider<LiveLimits> live) {
         return new GuardEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
-                bulkheads.getIfAvailable()));
+                bulkheads.getIfAvailable()), live.getIfAvailable());
     }
 
     @Bean

@@ -12,15 +12,50 @@ import io.guard.ratelimit.RateLimitPolicy;
  * @param backend the backend deciding the limit and whether it answers
  * @param stats   decisions made on this instance since start
  */
-public record RateLimiterDescriptor(String type, Policy policy, Backend backend, Stats stats) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RateLimiterDescriptor(String type, Policy policy, Backend backend, Stats stats, String source,
+                                    ActiveOverride override) {
 
+    /** The limit as configuration sets it, for a view that does not know of overrides. */
     static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats) {
+        return of(p, backend, stats, null, null);
+    }
+
+    /**
+     * @param source   {@code configuration}, or {@code override}; null when not known
+     * @param override the override in force, or null
+     */
+    static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats, String source,
+                                    ActiveOverride override) {
         return new RateLimiterDescriptor("rate-limiter",
                 new Policy(p.algorithm().name(), p.rate(), p.interval().toMillis(), p.burst(), p.scope().name(),
                         p.timeSource().name(), p.onBackendFailure().name()),
                 new Backend(backend.name(), backend.up() ? "UP" : "DOWN", backend.breakerState(), backend.lastError(),
                         backend.lastErrorTime()),
-                stats);
+                stats, source, override);
+    }
+
+    /**
+     * An operator's override of the limit: what it changed, who made it and when; {@code shared} tells whether every
+     * instance on the same Redis applies it, or this one only (the in-process backend).
+     *
+     * @param by         who made it ({@code actuator})
+     * @param at         when (ISO-8601)
+     * @param rate       the rate it sets, or absent
+     * @param intervalMs the interval it sets, or absent
+     * @param algorithm  the algorithm it sets, or absent
+     * @param shadow     the shadow mode it sets, or absent
+     * @param shared     whether the override applies to every instance sharing the backend
+     * @param configured the policy configuration sets, which applies again once the override is removed
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ActiveOverride(String by, String at, Long rate, Long intervalMs, String algorithm, Boolean shadow,
+                           boolean shared, Policy configured) {
+    }
+
+    static Policy policyOf(RateLimitPolicy p) {
+        return new Policy(p.algorithm().name(), p.rate(), p.interval().toMillis(), p.burst(), p.scope().name(),
+                p.timeSource().name(), p.onBackendFailure().name());
     }
 
     /**

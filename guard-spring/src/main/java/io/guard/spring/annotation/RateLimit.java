@@ -42,6 +42,16 @@ public @interface RateLimit {
      */
     String condition() default "";
 
+    /**
+     * SpEL over the same variables as {@link #key()} choosing the tier of this call, e.g. {@code "#user.plan"} or a
+     * resolver bean {@code "@plans.tierOf(#tenant)"}: the call is decided under the policy of
+     * {@code guard.rate-limit.instances.<name>.tiers.<tier>} (compared ignoring case, so an enum constant matches),
+     * named {@code <name>.<tier>} in headers, metrics and Redis keys. The tiers must be configured; a call whose
+     * tier is null or not configured takes {@code default-tier}, or fails (HTTP 500) when there is none.
+     * Empty: the limit has one policy.
+     */
+    String tier() default "";
+
     /** Permits per interval; 0 = from configuration. */
     long rate() default 0;
 

@@ -30,8 +30,16 @@ public final class GuardAspects {
      */
     public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
                                            MissingKeyPolicy missingKey, RateLimitDecisionSinks sinks, int order) {
+        return rateLimitAdvisor(methods, limiter, () -> null, missingKey, sinks, order);
+    }
+
+    /** @param live the run-time overrides (shadow mode); its supplier may answer null when there are none */
+    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
+                                           Supplier<LiveLimits> live, MissingKeyPolicy missingKey,
+                                           RateLimitDecisionSinks sinks, int order) {
         Supplier<GuardedMethods> lazyMethods = SingletonSupplier.of(methods);
-        Supplier<Limiting> limiting = SingletonSupplier.of(() -> new Limiting(limiter.get(), missingKey));
+        Supplier<Limiting> limiting = SingletonSupplier.of(() -> new Limiting(limiter.get(), missingKey,
+                live.get()));
         var interceptor = new RateLimitInterceptor(lazyMethods, limiting, sinks,
                 ReactiveGuards.detect(GuardAspects.class.getClassLoader()));
         return advisor(GuardAnnotations::hasRateLimit, interceptor, order);

@@ -38,7 +38,11 @@ public final class GuardedMethods {
     private final GuardEvaluationContexts contexts;
     private final Consumer<RateLimitPolicy> policyListener;
     private final Map<MethodClassKey, GuardedMethod> cache = new ConcurrentHashMap<>();
-    private final Map<String, LimitSpec> policiesByName = new ConcurrentHashMap<>();
+    private final Map<String, RegisteredPolicy> policiesByName = new ConcurrentHashMap<>();
+
+    /** A policy and the first annotation that resolved it. */
+    private record RegisteredPolicy(RateLimitPolicy policy, AnnotationSite site) {
+    }
 
     /**
      * @param beanFactory    resolves {@code @bean} references in expressions (checked at start-up); may be null
@@ -59,8 +63,19 @@ public final class GuardedMethods {
     public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
                           Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
                           Consumer<RateLimitPolicy> policyListener) {
+        this(beanFactory, instances, name -> LimitTiers.NONE, defaults, breakers, bulkheads, policyListener);
+    }
+
+    /**
+     * @param tiers {@code guard.rate-limit.instances.<name>.tiers} and {@code .default-tier} ({@link LimitTiers#NONE}
+     *              if absent); each tier's policy is handed to {@code policyListener} as a policy of its own
+     */
+    public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances,
+                          Function<String, LimitTiers> tiers, LimitSettings defaults,
+                          Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
+                          Consumer<RateLimitPolicy> policyListener) {
         var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
-        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, defaults), breakers,
+        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, tiers, defaults), breakers,
                 bulkheads);
         this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
@@ -86,7 +101,7 @@ public final class GuardedMethods {
         }
         Class<?> userClass = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
         GuardedMethod created = factory.create(method, AopUtils.getMostSpecificMethod(method, userClass), userClass);
-        created.limits().forEach(this::registerPolicy);
+        created.limits().forEach(this::registerPolicies);
         GuardedMethod raced = cache.putIfAbsent(key, created);
         return raced != null ? raced : created;
     }
@@ -118,16 +133,21 @@ public final class GuardedMethods {
         }
     }
 
-    private void registerPolicy(LimitSpec spec) {
-        LimitSpec first = policiesByName.putIfAbsent(spec.name(), spec);
-        if (first == null) {
-            policyListener.accept(spec.policy());
-        } else if (!first.policy().equals(spec.policy())) {
-            throw spec.site().error("name", spec.name(), "resolves to " + describe(spec.policy())
-                            + " but " + first.site().describe() + " resolves the same name to "
-                            + describe(first.policy()),
-                    "Give the two limits different names, or the same settings (guard.rate-limit.instances."
-                            + spec.name() + ".* sets them for both).");
+    private void registerPolicies(LimitSpec spec) {
+        for (RateLimitPolicy policy : spec.policies()) {
+            RegisteredPolicy first = policiesByName.putIfAbsent(policy.name(), new RegisteredPolicy(policy,
+                    spec.site()));
+            if (first == null) {
+                policyListener.accept(policy);
+            } else if (!first.policy().equals(policy)) {
+                throw spec.site().error("name", spec.name(), "resolves "
+                                + (policy.name().equals(spec.name()) ? "" : "tier " + policy.name() + " ") + "to "
+                                + describe(policy)
+                                + " but " + first.site().describe() + " resolves the same name to "
+                                + describe(first.policy()),
+                        "Give the two limits different names, or the same settings (guard.rate-limit.instances."
+                                + spec.name() + ".* sets them for both).");
+            }
         }
     }
 

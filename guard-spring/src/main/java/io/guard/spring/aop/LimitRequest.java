@@ -1,7 +1,10 @@
 package io.guard.spring.aop;
 
+import io.guard.ratelimit.RateLimitPolicy;
+
 /**
- * One limit's request of one call: the spec, the resolved key and the permits, evaluated on the calling thread.
+ * One limit's request of one call: the spec, the policy the call is decided under (the spec's, or its tier's), the
+ * resolved key and the permits, evaluated on the calling thread.
  */
-record LimitRequest(LimitSpec spec, String key, long permits) {
+record LimitRequest(LimitSpec spec, RateLimitPolicy policy, String key, long permits) {
 }

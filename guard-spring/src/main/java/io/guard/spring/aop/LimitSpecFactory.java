@@ -9,8 +9,12 @@ import io.guard.spring.annotation.RateLimit;
 import org.springframework.expression.Expression;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Turns a {@link RateLimit} into a {@link LimitSpec}: layers {@code guard.rate-limit.instances.<name>} over the
@@ -23,18 +27,24 @@ final class LimitSpecFactory {
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
             null, null, null, Duration.ZERO, null, null, false);
 
+    /** Tier names go into policy names, header fields and meter tags: a plain word. */
+    private static final Pattern TIER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,32}");
+
     private final GuardExpressionParser parser;
     private final Function<String, LimitSettings> instances;
+    private final Function<String, LimitTiers> tiers;
     private final LimitSettings defaults;
 
     /**
      * @param instances the properties of a named limit ({@link LimitSettings#NONE} when it has none)
+     * @param tiers     the tiers of a named limit ({@link LimitTiers#NONE} when it has none)
      * @param defaults  {@code guard.rate-limit.defaults}
      */
     LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
-                     LimitSettings defaults) {
+                     Function<String, LimitTiers> tiers, LimitSettings defaults) {
         this.parser = parser;
         this.instances = instances;
+        this.tiers = tiers;
         this.defaults = defaults;
     }
 
@@ -47,11 +57,12 @@ final class LimitSpecFactory {
                 .orElse(RateLimitAttributes.read(annotation, site))
                 .orElse(defaults)
                 .orElse(BUILT_IN);
-        RateLimitPolicy policy = policy(name, settings, site);
+        TierSpec tierSpec = tiers(name, annotation, settings, site);
+        RateLimitPolicy policy = tierSpec == null ? policy(name, settings, site) : null;
         Expression condition = annotation.condition().isBlank() ? null
                 : parser.parse(site, "condition", annotation.condition(), Set.of());
         Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
-        String message = settings.message() != null ? settings.message() : defaultMessage(policy);
+        String message = settings.message();
         boolean httpHeaders = settings.httpHeaders() != null ? settings.httpHeaders() : isWebHandler(site.type());
         FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null : FallbackResolver.resolveFor(site,
                 annotation.fallbackMethod().trim(), RateLimitExceededException.class);
@@ -60,16 +71,86 @@ final class LimitSpecFactory {
         Expression permitsExpression = null;
         if (permitsText.chars().allMatch(Character::isDigit) && !permitsText.isEmpty()) {
             permits = parsePermits(site, permitsText);
-            if (permits < 1 || permits > policy.maxPermits()) {
-                throw site.error("permits", permitsText, "is more than limit '" + name
-                                + "' can ever grant (between 1 and " + policy.maxPermits() + ")",
-                        "Lower the permits or raise the rate (or burst) of '" + name + "'.");
+            for (RateLimitPolicy each : tierSpec == null ? Set.of(policy) : tierSpec.policies()) {
+                if (permits < 1 || permits > each.maxPermits()) {
+                    throw site.error("permits", permitsText, "is more than limit '" + each.name()
+                                    + "' can ever grant (between 1 and " + each.maxPermits() + ")",
+                            "Lower the permits or raise the rate (or burst) of '" + each.name() + "'.");
+                }
             }
         } else if (!permitsText.isEmpty()) {
             permitsExpression = parser.parse(site, "permits", permitsText, Set.of());
         }
-        return new LimitSpec(policy, condition, key, permits, permitsExpression, settings.timeout(), message,
-                httpHeaders, settings.shadow(), fallback, site);
+        return new LimitSpec(name, policy, tierSpec, condition, key, permits, permitsExpression, settings.timeout(),
+                message, httpHeaders, settings.shadow(), fallback, site);
+    }
+
+    /**
+     * The tiers of a limit whose annotation has a tier expression: one validated policy per configured tier, named
+     * {@code <limit>.<tier>}, each filling what it leaves unset from the limit's own settings. Null for a limit
+     * without tiers; tiers without an expression, or an expression without tiers, are errors.
+     */
+    private TierSpec tiers(String name, RateLimit annotation, LimitSettings settings, AnnotationSite site) {
+        LimitTiers configured = tiers.apply(name);
+        String prefix = "guard.rate-limit.instances." + name;
+        String text = annotation.tier().trim();
+        if (text.isEmpty()) {
+            if (!configured.isEmpty()) {
+                throw site.error("tier", annotation.tier(), "is empty, but " + prefix
+                                + (configured.tiers().isEmpty() ? ".default-tier" : ".tiers") + " is configured",
+                        "Choose each call's tier with tier = \"#user.plan\" (SpEL), or remove " + prefix
+                                + ".tiers and .default-tier.");
+            }
+            return null;
+        }
+        if (configured.tiers().isEmpty()) {
+            throw site.error("tier", text, "chooses a tier, but " + prefix + ".tiers configures none",
+                    "Configure the tiers, e.g. " + prefix + ".tiers.free.rate=10 and " + prefix
+                            + ".tiers.pro.rate=1000.");
+        }
+        Expression expression = parser.parse(site, "tier", text, Set.of());
+        Map<String, RateLimitPolicy> byLowerCase = new LinkedHashMap<>();
+        for (Map.Entry<String, LimitSettings> tier : new TreeMap<>(configured.tiers()).entrySet()) {
+            String property = prefix + ".tiers." + tier.getKey();
+            if (!TIER_NAME.matcher(tier.getKey()).matches()) {
+                throw site.error("tier", text, "chooses among tiers, but " + property + " is not a valid tier name",
+                        "Name tiers with 1 to 32 letters, digits, '-' or '_'.");
+            }
+            RateLimitPolicy policy = tierPolicy(name + "." + tier.getKey(), tier.getValue(), settings, property, site);
+            RateLimitPolicy twin = byLowerCase.putIfAbsent(TierSpec.normalize(tier.getKey()), policy);
+            if (twin != null) {
+                throw site.error("tier", text, "chooses among tiers, but " + property + " and " + twin.name()
+                        + " differ only in case", "Tiers are compared ignoring case: give them different names.");
+            }
+        }
+        RateLimitPolicy defaultPolicy = null;
+        if (configured.defaultTier() != null) {
+            defaultPolicy = byLowerCase.get(TierSpec.normalize(configured.defaultTier()));
+            if (defaultPolicy == null) {
+                throw site.error("tier", text, "falls back to " + prefix + ".default-tier="
+                                + configured.defaultTier() + ", which is not a configured tier",
+                        "Use one of " + configured.tiers().keySet().stream().sorted().toList() + ".");
+            }
+        }
+        return new TierSpec(expression, Map.copyOf(byLowerCase), defaultPolicy);
+    }
+
+    /** A tier's burst is its own (default: its rate), never the limit's, which was sized for another rate. */
+    private static RateLimitPolicy tierPolicy(String name, LimitSettings tier, LimitSettings limit, String property,
+                                              AnnotationSite site) {
+        LimitSettings settings = tier.orElse(new LimitSettings(limit.rate(), limit.interval(), limit.algorithm(),
+                null, limit.scope(), limit.timeSource(), limit.onBackendFailure(), null, null, null, null));
+        if (settings.rate() == null) {
+            throw site.error("tier", property, "has no rate, nor does the limit (annotation, instance or defaults)",
+                    "Set " + property + ".rate.");
+        }
+        try {
+            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
+                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
+                    settings.onBackendFailure());
+        } catch (IllegalArgumentException e) {
+            throw site.error("tier", property, "is an invalid limit: " + e.getMessage(), "Fix " + property + ".*.");
+        }
     }
 
     /**
@@ -92,7 +173,7 @@ final class LimitSpecFactory {
         }
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
-        return new LimitSpec(policy, null, key, permits, null, settings.timeout(), message, httpHeaders,
+        return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), message, httpHeaders,
                 settings.shadow(), null, site);
     }
 
@@ -128,7 +209,7 @@ final class LimitSpecFactory {
         }
     }
 
-    private static String defaultMessage(RateLimitPolicy policy) {
+    static String defaultMessage(RateLimitPolicy policy) {
         return "Rate limit '" + policy.name() + "' allows " + policy.rate() + " requests per "
                 + DurationFormat.compact(policy.interval()) + ".";
     }

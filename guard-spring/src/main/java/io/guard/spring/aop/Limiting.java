@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,10 +34,17 @@ final class Limiting {
 
     private final RateLimiterRegistry limiter;
     private final MissingKeyPolicy missingKey;
+    private final LiveLimits live;
 
     Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey) {
+        this(limiter, missingKey, null);
+    }
+
+    /** @param live the overrides in force (shadow mode); null when limits never change at run time */
+    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey, LiveLimits live) {
         this.limiter = limiter;
         this.missingKey = missingKey;
+        this.live = live;
     }
 
     /**
@@ -48,11 +56,15 @@ final class Limiting {
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
             if (context == null && (spec.condition() != null || spec.key() != null
-                    || spec.permitsExpression() != null)) {
+                    || spec.permitsExpression() != null || spec.tiers() != null)) {
                 context = contexts.get();
             }
             if (applies(spec, context)) {
-                requests.add(new LimitRequest(spec, key(spec, context), permits(spec, context)));
+                RateLimitPolicy resolved = spec.tiers() == null ? spec.policy()
+                        : spec.tiers().resolve(spec.name(), spec.site(), context);
+                // The policy in force now: an override or a refreshed configuration may have replaced it.
+                RateLimitPolicy policy = limiter.find(resolved.name()).orElse(resolved);
+                requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context)));
             }
         }
         return requests;
@@ -96,12 +108,12 @@ final class Limiting {
                 + spec.key().getExpressionString() + "' " + problem + " for this call");
     }
 
-    private static long permits(LimitSpec spec, EvaluationContext context) {
+    private static long permits(LimitSpec spec, RateLimitPolicy policy, EvaluationContext context) {
         if (spec.permitsExpression() == null) {
             return spec.permits();
         }
-        long max = spec.policy().maxPermits();
-        String expected = "Rate limit '" + spec.name() + "' grants between 1 and " + max + " permits per call, but '"
+        long max = policy.maxPermits();
+        String expected = "Rate limit '" + policy.name() + "' grants between 1 and " + max + " permits per call, but '"
                 + spec.permitsExpression().getExpressionString() + "' is ";
         Long permits;
         try {
@@ -119,10 +131,10 @@ final class Limiting {
     /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         for (LimitRequest request : requests) {
-            Decision decision = waitsFor(request.spec()).isZero()
-                    ? limiter.tryAcquire(request.spec().name(), request.key(), request.permits())
-                    : join(limiter.acquire(request.spec().name(), request.key(), request.permits(),
-                    waitsFor(request.spec())));
+            Duration wait = waitsFor(request);
+            Decision decision = wait.isZero()
+                    ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits())
+                    : join(limiter.acquire(request.policy().name(), request.key(), request.permits(), wait));
             check(request, decision, sink);
         }
     }
@@ -137,36 +149,41 @@ final class Limiting {
     }
 
     private CompletionStage<Decision> ask(LimitRequest request) {
-        LimitSpec spec = request.spec();
-        return waitsFor(spec).isZero()
-                ? limiter.tryAcquireAsync(spec.name(), request.key(), request.permits())
-                : limiter.acquire(spec.name(), request.key(), request.permits(), waitsFor(spec));
+        String name = request.policy().name();
+        Duration wait = waitsFor(request);
+        return wait.isZero()
+                ? limiter.tryAcquireAsync(name, request.key(), request.permits())
+                : limiter.acquire(name, request.key(), request.permits(), wait);
     }
 
     /** A shadow limit never waits: it must not change how long calls take. */
-    private static Duration waitsFor(LimitSpec spec) {
-        return spec.shadow() ? Duration.ZERO : spec.timeout();
+    private Duration waitsFor(LimitRequest request) {
+        return shadow(request) ? Duration.ZERO : request.spec().timeout();
+    }
+
+    private boolean shadow(LimitRequest request) {
+        return live == null ? request.spec().shadow() : live.shadow(request.policy().name(), request.spec().shadow());
     }
 
     /**
      * Acts on a decision the registry has already counted (metrics, events): a refusal throws, except in shadow
      * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
      */
-    private static void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
+    private void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
         LimitSpec spec = request.spec();
-        if (spec.shadow()) {
+        if (shadow(request)) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
-                        + "retry after {}", spec.name(), spec.site().describe(), request.permits(),
+                        + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),
                         DurationFormat.compact(decision.retryAfter()));
             }
             return;
         }
         if (spec.httpHeaders()) {
-            sink.record(spec.policy(), decision);
+            sink.record(request.policy(), decision);
         }
         if (!decision.allowed()) {
-            throw new RateLimitExceededException(spec.policy(), decision, spec.message());
+            throw new RateLimitExceededException(request.policy(), decision, spec.messageFor(request.policy()));
         }
     }
 

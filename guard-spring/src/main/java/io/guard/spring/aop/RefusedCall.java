@@ -17,7 +17,7 @@ record RefusedCall(GuardedMethod guarded, Object target, Object[] args) {
     /** The fallback's answer to {@code refusal}, or {@code refusal} rethrown when the limit has no fallback. */
     Object answer(RateLimitExceededException refusal) throws Throwable {
         Optional<FallbackMethods.Fallback> fallback = guarded.limits().stream()
-                .filter(spec -> spec.fallback() != null && spec.name().equals(refusal.policyName()))
+                .filter(spec -> spec.fallback() != null && spec.decides(refusal.policyName()))
                 .findFirst()
                 .flatMap(spec -> spec.fallback().select(refusal));
         if (fallback.isEmpty()) {

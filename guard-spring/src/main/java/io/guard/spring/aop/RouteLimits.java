@@ -31,19 +31,22 @@ public final class RouteLimits {
     }
 
     /**
-     * Checks every route and registers its limit with {@code registry}.
+     * Checks every route and registers its limit with {@code live}.
      *
      * @param beanFactory resolves {@code @bean} references in key expressions (checked now); may be null
      * @param instances   {@code guard.rate-limit.instances.<name>} as settings ({@link LimitSettings#NONE} if absent)
      * @param defaults    {@code guard.rate-limit.defaults}
+     * @param live        the configured policies with run-time overrides on top: routes are registered there, so an
+     *                    override applies to them as to annotations
      * @throws GuardAnnotationException listing every mistake of every route, each naming
      *                                  {@code guard.rate-limit.routes[i]}, the field and the value
      */
     public static RouteLimits create(List<RouteDefinition> definitions, BeanFactory beanFactory,
                                      Function<String, LimitSettings> instances, LimitSettings defaults,
-                                     MissingKeyPolicy missingKey, RateLimiterRegistry registry) {
+                                     MissingKeyPolicy missingKey, RateLimiterRegistry registry,
+                                     LiveLimits live) {
         var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
-        var factory = new RouteFactory(parser, new LimitSpecFactory(parser, instances, defaults));
+        var factory = new RouteFactory(parser, new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults));
         List<GuardAnnotationException> problems = new ArrayList<>();
         List<Route> routes = new ArrayList<>();
         for (int i = 0; i < definitions.size(); i++) {
@@ -55,8 +58,8 @@ public final class RouteLimits {
         if (!problems.isEmpty()) {
             throw GuardAnnotationException.of(problems);
         }
-        routes.forEach(route -> registry.register(route.spec().policy()));
-        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey),
+        routes.forEach(route -> live.configure(route.spec().policy()));
+        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
     }
 

@@ -10,6 +10,9 @@ import io.guard.spring.ratelimit.RateLimitQuotas;
 import io.guard.spring.aop.GuardAnnotationValidator;
 import io.guard.spring.aop.GuardAspects;
 import io.guard.spring.aop.GuardedMethods;
+import io.guard.spring.aop.LiveLimits;
+import io.guard.ratelimit.LimitOverrideStore;
+import io.guard.ratelimit.local.LocalLimitOverrideStore;
 import io.guard.spring.aop.MissingKeyPolicy;
 import io.guard.spring.aop.RateLimitDecisionSinks;
 import org.springframework.aop.Advisor;
@@ -27,6 +30,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -89,15 +93,37 @@ public class GuardAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public GuardedMethods guardedMethods(ConfigurableListableBeanFactory beanFactory, GuardProperties properties,
-                                         CircuitBreakerRegistry breakers, RateLimiterRegistry limiters,
+                                         CircuitBreakerRegistry breakers, LiveLimits limiters,
                                          BulkheadRegistry bulkheads) {
         RateLimitProperties limits = properties.getRateLimit();
         CircuitBreakerProperties breakerProperties = properties.getCircuitBreaker();
-        return new GuardedMethods(beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(),
+        return new GuardedMethods(beanFactory, limits::instanceSettings, limits::instanceTiers,
+                limits.getDefaults().toSettings(),
                 breakers::circuitBreaker, (name, annotated) -> {
                     int max = CircuitBreakerConfigs.maxConcurrentCalls(breakerProperties, name, annotated);
                     return max > 0 ? bulkheads.bulkhead(name, max) : null;
-                }, limiters::register);
+                }, limiters::configure);
+    }
+
+    /** Run-time overrides kept in process, when the backend keeps none of its own (Redis does). */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public LimitOverrideStore guardLimitOverrideStore() {
+        return new LocalLimitOverrideStore();
+    }
+
+    /** The configured limits with the operators' overrides on top: what every call is decided under. */
+    @Bean(initMethod = "start", destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public LiveLimits guardLiveLimits(RateLimiterRegistry limiters, LimitOverrideStore store,
+                                      GuardProperties properties) {
+        try {
+            return new LiveLimits(limiters, store, Clock.systemUTC(),
+                    properties.getRateLimit().getOverridePollInterval(), Duration.ofSeconds(5));
+        } catch (IllegalArgumentException e) {
+            throw new GuardPropertiesException("guard.rate-limit.override-poll-interval", e.getMessage(),
+                    "Use a positive duration such as 5s.");
+        }
     }
 
     /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */
@@ -131,13 +157,14 @@ public class GuardAutoConfiguration {
     public static Advisor guardRateLimitAdvisor(ObjectProvider<GuardedMethods> methods,
                                                 ObjectProvider<RateLimiterRegistry> limiters,
                                                 ObjectProvider<RateLimitDecisionSinks> sinks,
+                                                ObjectProvider<LiveLimits> live,
                                                 Environment environment) {
         Binder binder = Binder.get(environment);
         int order = binder.bind("guard.rate-limit.aspect-order", Integer.class)
                 .orElse(new RateLimitProperties().getAspectOrder());
         MissingKeyPolicy missingKey = binder.bind("guard.rate-limit.missing-key", MissingKeyPolicy.class)
                 .orElse(MissingKeyPolicy.REJECT);
-        return GuardAspects.rateLimitAdvisor(methods::getObject, limiters::getObject, missingKey,
+        return GuardAspects.rateLimitAdvisor(methods::getObject, limiters::getObject, live::getIfAvailable, missingKey,
                 new CompositeDecisionSinks(sinks), order);
     }
 

@@ -6,6 +6,8 @@ import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
+import io.guard.ratelimit.redis.RedisLimitOverrideStore;
+import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.redis.RedissonScriptConnection;
 import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.autoconfigure.RateLimitProperties.Backend;
@@ -41,7 +43,8 @@ import java.util.UUID;
  * {@link RateLimiter} (or a {@link ScriptConnection}).
  */
 @Configuration(proxyBeanMethods = false)
-@Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.Local.class})
+@Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.RedisOverrides.class,
+        GuardRateLimiterBackendConfiguration.Local.class})
 class GuardRateLimiterBackendConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(GuardRateLimiterBackendConfiguration.class);
@@ -102,6 +105,18 @@ class GuardRateLimiterBackendConfiguration {
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, FailoverRateLimiter.recommendedBreakerConfig()), clock);
+        }
+    }
+
+    /** Overrides in Redis, next to the quotas, so that one override applies to every instance. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional({NotForcedLocal.class, RedisClientAvailable.class})
+    static class RedisOverrides {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        LimitOverrideStore guardLimitOverrideStore(ScriptConnection scripts, GuardProperties properties) {
+            return new RedisLimitOverrideStore(scripts, properties.getRateLimit().getKeyPrefix());
         }
     }
 

@@ -2,6 +2,7 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.aop.GuardAnnotationException;
+import io.guard.spring.aop.LiveLimits;
 import io.guard.spring.aop.RouteLimits;
 import io.guard.spring.web.GuardRouteFilter;
 import io.guard.spring.web.GuardRouteWebFilter;
@@ -38,12 +39,12 @@ class GuardRoutesConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RouteLimits guardRouteLimits(GuardProperties properties, ConfigurableListableBeanFactory beanFactory,
-                                 RateLimiterRegistry limiters) {
+                                 RateLimiterRegistry limiters, LiveLimits live) {
         RateLimitProperties limits = properties.getRateLimit();
         try {
             return RouteLimits.create(limits.getRoutes().stream().map(RouteProperties::toDefinition).toList(),
                     beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(), limits.getMissingKey(),
-                    limiters);
+                    limiters, live);
         } catch (GuardAnnotationException e) {
             throw invalidRoutes(e.problems());
         }

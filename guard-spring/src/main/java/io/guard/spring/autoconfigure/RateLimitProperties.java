@@ -1,10 +1,12 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.aop.LimitTiers;
 import io.guard.spring.aop.MissingKeyPolicy;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +36,13 @@ public class RateLimitProperties {
     private LimitProperties defaults = new LimitProperties();
 
     /** Settings per limit name; they override the annotation's attributes. */
-    private Map<String, LimitProperties> instances = new LinkedHashMap<>();
+    private Map<String, LimitInstanceProperties> instances = new LinkedHashMap<>();
+
+    /**
+     * How often each instance re-reads the limits' run-time overrides (set through the guard actuator endpoint) in
+     * case it missed the message that announced one: the longest an instance may decide under an old override.
+     */
+    private Duration overridePollInterval = Duration.ofSeconds(5);
 
     /**
      * Limits applied by URL pattern to requests no annotation reaches (static resources, third-party controllers, a
@@ -98,11 +106,11 @@ public class RateLimitProperties {
         this.defaults = defaults;
     }
 
-    public Map<String, LimitProperties> getInstances() {
+    public Map<String, LimitInstanceProperties> getInstances() {
         return instances;
     }
 
-    public void setInstances(Map<String, LimitProperties> instances) {
+    public void setInstances(Map<String, LimitInstanceProperties> instances) {
         this.instances = instances;
     }
 
@@ -112,6 +120,14 @@ public class RateLimitProperties {
 
     public void setRoutes(List<RouteProperties> routes) {
         this.routes = routes;
+    }
+
+    public Duration getOverridePollInterval() {
+        return overridePollInterval;
+    }
+
+    public void setOverridePollInterval(Duration overridePollInterval) {
+        this.overridePollInterval = overridePollInterval;
     }
 
     public int getAspectOrder() {
@@ -126,5 +142,11 @@ public class RateLimitProperties {
     public LimitSettings instanceSettings(String name) {
         LimitProperties instance = instances.get(name);
         return instance == null ? LimitSettings.NONE : instance.toSettings();
+    }
+
+    /** The tiers of {@code guard.rate-limit.instances.<name>}, or none. */
+    public LimitTiers instanceTiers(String name) {
+        LimitInstanceProperties instance = instances.get(name);
+        return instance == null ? LimitTiers.NONE : instance.toTiers();
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.context.event.ContextRefreshedEvent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,7 +47,14 @@ class UnusedInstancesWarning implements ApplicationListener<ContextRefreshedEven
     /** One sentence per configured name nothing uses. */
     List<String> warnings() {
         List<String> warnings = new ArrayList<>();
-        Set<String> limits = limiters.policies().stream().map(RateLimitPolicy::name).collect(Collectors.toSet());
+        Set<String> limits = limiters.policies().stream().map(RateLimitPolicy::name)
+                .collect(Collectors.toCollection(HashSet::new));
+        // A tiered limit registers one policy per tier (<name>.<tier>), never <name> itself.
+        properties.getRateLimit().getInstances().forEach((name, instance) -> {
+            if (instance.getTiers().keySet().stream().anyMatch(tier -> limits.contains(name + "." + tier))) {
+                limits.add(name);
+            }
+        });
         Set<String> circuits = breakers.all().stream().map(CircuitBreaker::name).collect(Collectors.toSet());
         unused("guard.rate-limit.instances", properties.getRateLimit().getInstances().keySet(), limits, "@RateLimit",
                 warnings);

@@ -1,0 +1,101 @@
+package io.guard.ratelimit.redis;
+
+import io.guard.ratelimit.LimitOverrideStore;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Overrides of limits shared by every instance on one Redis and key prefix: one hash,
+ * {@code <prefix>{guard-overrides}} (a hash tag no limit's keys can have: theirs always hold a {@code ':'}), changed by
+ * a script that also publishes the policy name on {@code <prefix>overrides}, so that every instance re-reads at once.
+ * Pub/sub may miss a message (a lost connection); {@link #listen} re-runs the listener after each re-subscription,
+ * and the Spring layer re-reads periodically as well.
+ */
+public final class RedisLimitOverrideStore implements LimitOverrideStore {
+
+    private final ScriptConnection connection;
+    private final ScriptRunner runner;
+    private final String hash;
+    private final String channel;
+    private final LuaScript script = LuaScript.fromResource("overrides");
+    private final AtomicReference<Subscription> subscription = new AtomicReference<>();
+
+    /**
+     * @param connection runs the script and the subscription; not closed by {@link #close()}
+     * @param keyPrefix  the prefix of every Guard key (as the limiter's); must not contain braces
+     */
+    public RedisLimitOverrideStore(ScriptConnection connection, String keyPrefix) {
+        this.connection = Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("Redis key prefix must not contain '{' or '}' but was '" + keyPrefix + "'");
+        }
+        this.runner = new ScriptRunner(new Pipeline(connection, 1));
+        this.hash = keyPrefix + "{guard-overrides}";
+        this.channel = keyPrefix + "overrides";
+    }
+
+    @Override
+    public CompletionStage<Void> put(String limit, String value) {
+        return run(List.of("set", channel, limit, value)).thenApply(reply -> null);
+    }
+
+    @Override
+    public CompletionStage<Void> remove(String limit) {
+        return run(List.of("del", channel, limit)).thenApply(reply -> null);
+    }
+
+    @Override
+    public CompletionStage<Map<String, String>> readAll() {
+        return run(List.of("get")).thenApply(reply -> {
+            Map<String, String> overrides = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < reply.size(); i += 2) {
+                overrides.put(String.valueOf(reply.get(i)), String.valueOf(reply.get(i + 1)));
+            }
+            return overrides;
+        });
+    }
+
+    @Override
+    public void listen(Runnable onChange) {
+        synchronized (subscription) {
+            if (subscription.get() == null) {
+                subscription.set(connection.subscribe(channel, message -> onChange.run(), onChange));
+            }
+        }
+    }
+
+    /** Completes once this store hears of changes made elsewhere (after {@link #listen}). */
+    public CompletionStage<Void> listening() {
+        Subscription current = subscription.get();
+        return current == null ? CompletableFuture.failedFuture(new IllegalStateException("not listening"))
+                : current.subscribed();
+    }
+
+    @Override
+    public boolean shared() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        Subscription current = subscription.getAndSet(null);
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    private CompletionStage<List<Object>> run(List<String> args) {
+        try {
+            return runner.run(script, List.of(hash), args);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+}

@@ -20,10 +20,14 @@ import java.time.Duration;
   * @param shadow            whether the limit only decides and records, never refusing
   * @param fallback          what answers instead of a refusal; null when a refusal throws
   * @param site              where the annotation sits, for run-time messages
+  * @param keyResolver       the bean that computes the key instead of {@code key}; null when there is none
+  * @param readsPrincipal    whether the key, condition, permits or resolver may read the request's principal, which
+  *                          WebFlux only offers asynchronously, so it is resolved before the expressions run
   */
 record LimitSpec(RateLimitPolicy policy, Expression condition, Expression key, long permits,
                  Expression permitsExpression, Duration timeout, String message, boolean httpHeaders,
-                 boolean shadow, FallbackMethods fallback, AnnotationSite site) {
+                 boolean shadow, FallbackMethods fallback, AnnotationSite site, KeyResolverBean keyResolver,
+                 boolean readsPrincipal) {
 
     String name() {
         return policy.name();

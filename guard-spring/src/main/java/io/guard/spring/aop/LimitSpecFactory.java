@@ -9,7 +9,6 @@ import io.guard.spring.annotation.RateLimit;
 import org.springframework.expression.Expression;
 
 import java.time.Duration;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -26,16 +25,24 @@ final class LimitSpecFactory {
     private final GuardExpressionParser parser;
     private final Function<String, LimitSettings> instances;
     private final LimitSettings defaults;
+    private final KeyResolverBeans keyResolvers;
 
     /**
-     * @param instances the properties of a named limit ({@link LimitSettings#NONE} when it has none)
-     * @param defaults  {@code guard.rate-limit.defaults}
+     * @param instances    the properties of a named limit ({@link LimitSettings#NONE} when it has none)
+     * @param defaults     {@code guard.rate-limit.defaults}
+     * @param keyResolvers the beans {@code keyResolver} may name
      */
     LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
-                     LimitSettings defaults) {
+                     LimitSettings defaults, KeyResolverBeans keyResolvers) {
         this.parser = parser;
         this.instances = instances;
         this.defaults = defaults;
+        this.keyResolvers = keyResolvers;
+    }
+
+    LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
+                     LimitSettings defaults) {
+        this(parser, instances, defaults, new KeyResolverBeans(null));
     }
 
     LimitSpec create(RateLimit annotation, AnnotationSite site) {
@@ -49,8 +56,10 @@ final class LimitSpecFactory {
                 .orElse(BUILT_IN);
         RateLimitPolicy policy = policy(name, settings, site);
         Expression condition = annotation.condition().isBlank() ? null
-                : parser.parse(site, "condition", annotation.condition(), Set.of());
-        Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
+                : parser.parse(site, "condition", annotation.condition(), CurrentRequest.VARIABLES);
+        Expression key = annotation.key().isBlank() ? null
+                : parser.parse(site, "key", annotation.key(), CurrentRequest.VARIABLES);
+        KeyResolverBean keyResolver = keyResolver(annotation, site);
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() != null ? settings.httpHeaders() : isWebHandler(site.type());
         FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null : FallbackResolver.resolveFor(site,
@@ -66,10 +75,26 @@ final class LimitSpecFactory {
                         "Lower the permits or raise the rate (or burst) of '" + name + "'.");
             }
         } else if (!permitsText.isEmpty()) {
-            permitsExpression = parser.parse(site, "permits", permitsText, Set.of());
+            permitsExpression = parser.parse(site, "permits", permitsText, CurrentRequest.VARIABLES);
         }
+        boolean readsPrincipal = keyResolver != null
+                || GuardExpressionParser.references(condition, CurrentRequest.PRINCIPAL)
+                || GuardExpressionParser.references(key, CurrentRequest.PRINCIPAL)
+                || GuardExpressionParser.references(permitsExpression, CurrentRequest.PRINCIPAL);
         return new LimitSpec(policy, condition, key, permits, permitsExpression, settings.timeout(), message,
-                httpHeaders, settings.shadow(), fallback, site);
+                httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal);
+    }
+
+    private KeyResolverBean keyResolver(RateLimit annotation, AnnotationSite site) {
+        String name = annotation.keyResolver().trim();
+        if (name.isEmpty()) {
+            return null;
+        }
+        if (!annotation.key().isBlank()) {
+            throw site.error("keyResolver", name, "is set together with key '" + annotation.key() + "'",
+                    "Set one of them: key for a SpEL expression, keyResolver for a RateLimitKeyResolver bean.");
+        }
+        return keyResolvers.find(site, name);
     }
 
     /**

@@ -40,11 +40,6 @@ final class LimitSpecFactory {
         this.keyResolvers = keyResolvers;
     }
 
-    LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
-                     LimitSettings defaults) {
-        this(parser, instances, defaults, new KeyResolverBeans(null));
-    }
-
     LimitSpec create(RateLimit annotation, AnnotationSite site) {
         String name = annotation.name().trim();
         if (name.isEmpty()) {

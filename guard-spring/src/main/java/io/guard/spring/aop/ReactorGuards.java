@@ -15,8 +15,9 @@ import java.util.function.Supplier;
  * {@link ReactiveGuards} on Reactor. The method's publisher is subscribed on the subscribing thread when the limits
  * decided at once, else on {@code Schedulers.boundedElastic()}, never on the limiter's I/O thread. Everything happens
  * per subscription, so a re-subscribed (retried) publisher asks the limits and the breaker again; keys are evaluated
- * then too, with the WebFlux exchange the subscription's context carries (see {@link ExchangeRequests}). The breaker hears exactly one outcome per permission: the first of value,
- * completion, error or cancel; a Flux cancelled after it emitted counts as a success.
+ * then too, with the WebFlux exchange the subscription's context carries (see {@link ExchangeRequests}). The breaker
+ * hears exactly one outcome per permission: the first of value, completion, error or cancel; a Flux cancelled after
+ * it emitted counts as a success.
  */
 final class ReactorGuards implements ReactiveGuards {
 

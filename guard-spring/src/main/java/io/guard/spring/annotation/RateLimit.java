@@ -30,10 +30,18 @@ public @interface RateLimit {
     String name();
 
     /**
-     * SpEL over the method's parameters ({@code #userId}, {@code #p0}), {@code #root} and beans ({@code @bean}).
-     * Empty: one key for the whole method. Resolved keys are sanitized and bounded before they reach Redis.
+     * SpEL over the method's parameters ({@code #userId}, {@code #p0}), {@code #root} and beans ({@code @bean}), and,
+     * inside a web request, {@code #clientIp}, {@code #principal} and {@code #headers} (null outside one; a parameter
+     * of the same name wins). Empty: one key for the whole method. Resolved keys are sanitized and bounded before
+     * they reach Redis.
      */
     String key() default "";
+
+    /**
+     * The name of a {@code io.guard.spring.key.RateLimitKeyResolver} bean that computes the key instead of
+     * {@link #key()} (set one or the other). Checked at start-up. Empty: the key comes from {@link #key()}.
+     */
+    String keyResolver() default "";
 
     /**
      * SpEL over the same variables as {@link #key()}: the limit applies to a call only when it is true (like

@@ -32,6 +32,22 @@ final class GuardEvaluationContexts {
         return context;
     }
 
+    /**
+     * A context for the expressions of {@code @RateLimit}: the call's variables plus, inside a web request,
+     * {@code #clientIp}, {@code #principal} and {@code #headers}.
+     *
+     * @param request the web request the call serves; null outside one
+     */
+    CallEvaluationContext forLimits(Method method, Object[] args, Object target, Class<?> targetClass,
+                                    CurrentRequest request) {
+        var root = new GuardExpressionRoot(method, args, target, targetClass);
+        var context = new CallEvaluationContext(root, method, args, parameterNames, request);
+        if (beanResolver != null) {
+            context.setBeanResolver(beanResolver);
+        }
+        return context;
+    }
+
     /** A context for {@code recordResult}: the call's variables plus {@code #result}. */
     EvaluationContext forResult(Method method, Object[] args, Object target, Class<?> targetClass, Object result) {
         EvaluationContext context = forCall(method, args, target, targetClass);

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Parses the SpEL of Guard annotations once, at start-up, and checks every {@code #name} against the method's
@@ -26,7 +27,8 @@ import java.util.function.Predicate;
  * failing the first request.
  *
  * <p>Allowed variables: parameter names (when compiled with {@code -parameters}), {@code #p0}/{@code #a0} style
- * indexes, {@code #root}, {@code #this}, and the extras a caller allows ({@code #result} for {@code recordResult}).
+ * indexes, {@code #root}, {@code #this}, and the extras a caller allows ({@code #result} for {@code recordResult},
+ * the web request's variables for {@code @RateLimit}).
  */
 final class GuardExpressionParser {
 
@@ -74,9 +76,11 @@ final class GuardExpressionParser {
                     "Use one of those variables, or #root.");
         }
         if (!unknown.isEmpty()) {
+            String extras = extraVariables.stream().sorted().map(name -> "#" + name).collect(Collectors.joining(", "));
             throw site.error(attribute, text, "refers to no parameter (" + String.join(", ", unknown)
                     + "); parameters are " + describeParameters(site.method()),
-                    "Use one of the parameter names, #p0 style indexes, or #root.");
+                    "Use one of the parameter names, #p0 style indexes, " + (extras.isEmpty() ? "or #root."
+                            : "#root, or " + extras + "."));
         }
         if (!missingBeans.isEmpty()) {
             throw site.error(attribute, text, "refers to no bean (" + String.join(", ", missingBeans) + ")",
@@ -98,6 +102,23 @@ final class GuardExpressionParser {
         for (int i = 0; i < node.getChildCount(); i++) {
             visit(node.getChild(i), allowed, unknown, missingBeans);
         }
+    }
+
+    /** Whether {@code expression} (one this parser made, or null) reads the variable {@code #name}. */
+    static boolean references(Expression expression, String name) {
+        return expression instanceof SpelExpression spel && references(spel.getAST(), name);
+    }
+
+    private static boolean references(SpelNode node, String name) {
+        if (node instanceof VariableReference && variableName(node.toStringAST()).equals(name)) {
+            return true;
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            if (references(node.getChild(i), name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code #userId} or {@code #fn(a, b)} to {@code userId} / {@code fn}. */

@@ -75,7 +75,8 @@ public final class GuardedMethods {
                           Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
                           Consumer<RateLimitPolicy> policyListener) {
         var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
-        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, tiers, defaults), breakers,
+        this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, tiers, defaults,
+                new KeyResolverBeans(beanFactory)), breakers,
                 bulkheads);
         this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));

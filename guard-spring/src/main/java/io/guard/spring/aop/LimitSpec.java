@@ -25,10 +25,14 @@ import java.util.List;
  * @param shadow            whether the limit only decides and records, never refusing
  * @param fallback          what answers instead of a refusal; null when a refusal throws
  * @param site              where the annotation sits, for run-time messages
+ * @param keyResolver       the bean that computes the key instead of {@code key}; null when there is none
+ * @param readsPrincipal    whether the key, condition, tier, permits or resolver may read the request's principal,
+ *                          which WebFlux only offers asynchronously, so it is resolved before the expressions run
  */
 record LimitSpec(String name, RateLimitPolicy policy, TierSpec tiers, Expression condition, Expression key,
                  long permits, Expression permitsExpression, Duration timeout, String message, boolean httpHeaders,
-                 boolean shadow, FallbackMethods fallback, AnnotationSite site) {
+                 boolean shadow, FallbackMethods fallback, AnnotationSite site, KeyResolverBean keyResolver,
+                 boolean readsPrincipal) {
 
     /** Every policy a call may be decided under: the one policy, or one per tier. */
     Collection<RateLimitPolicy> policies() {

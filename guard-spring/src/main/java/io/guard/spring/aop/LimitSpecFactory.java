@@ -34,18 +34,21 @@ final class LimitSpecFactory {
     private final Function<String, LimitSettings> instances;
     private final Function<String, LimitTiers> tiers;
     private final LimitSettings defaults;
+    private final KeyResolverBeans keyResolvers;
 
     /**
-     * @param instances the properties of a named limit ({@link LimitSettings#NONE} when it has none)
-     * @param tiers     the tiers of a named limit ({@link LimitTiers#NONE} when it has none)
-     * @param defaults  {@code guard.rate-limit.defaults}
+     * @param instances    the properties of a named limit ({@link LimitSettings#NONE} when it has none)
+     * @param tiers        the tiers of a named limit ({@link LimitTiers#NONE} when it has none)
+     * @param defaults     {@code guard.rate-limit.defaults}
+     * @param keyResolvers the beans {@code keyResolver} may name
      */
     LimitSpecFactory(GuardExpressionParser parser, Function<String, LimitSettings> instances,
-                     Function<String, LimitTiers> tiers, LimitSettings defaults) {
+                     Function<String, LimitTiers> tiers, LimitSettings defaults, KeyResolverBeans keyResolvers) {
         this.parser = parser;
         this.instances = instances;
         this.tiers = tiers;
         this.defaults = defaults;
+        this.keyResolvers = keyResolvers;
     }
 
     LimitSpec create(RateLimit annotation, AnnotationSite site) {
@@ -60,8 +63,10 @@ final class LimitSpecFactory {
         TierSpec tierSpec = tiers(name, annotation, settings, site);
         RateLimitPolicy policy = tierSpec == null ? policy(name, settings, site) : null;
         Expression condition = annotation.condition().isBlank() ? null
-                : parser.parse(site, "condition", annotation.condition(), Set.of());
-        Expression key = annotation.key().isBlank() ? null : parser.parse(site, "key", annotation.key(), Set.of());
+                : parser.parse(site, "condition", annotation.condition(), CurrentRequest.VARIABLES);
+        Expression key = annotation.key().isBlank() ? null
+                : parser.parse(site, "key", annotation.key(), CurrentRequest.VARIABLES);
+        KeyResolverBean keyResolver = keyResolver(annotation, site);
         String message = settings.message();
         boolean httpHeaders = settings.httpHeaders() != null ? settings.httpHeaders() : isWebHandler(site.type());
         FallbackMethods fallback = annotation.fallbackMethod().isBlank() ? null : FallbackResolver.resolveFor(site,
@@ -79,10 +84,27 @@ final class LimitSpecFactory {
                 }
             }
         } else if (!permitsText.isEmpty()) {
-            permitsExpression = parser.parse(site, "permits", permitsText, Set.of());
+            permitsExpression = parser.parse(site, "permits", permitsText, CurrentRequest.VARIABLES);
         }
+        boolean readsPrincipal = keyResolver != null
+                || GuardExpressionParser.references(condition, CurrentRequest.PRINCIPAL)
+                || GuardExpressionParser.references(key, CurrentRequest.PRINCIPAL)
+                || (tierSpec != null && GuardExpressionParser.references(tierSpec.expression(), CurrentRequest.PRINCIPAL))
+                || GuardExpressionParser.references(permitsExpression, CurrentRequest.PRINCIPAL);
         return new LimitSpec(name, policy, tierSpec, condition, key, permits, permitsExpression, settings.timeout(),
-                message, httpHeaders, settings.shadow(), fallback, site);
+                message, httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal);
+    }
+
+    private KeyResolverBean keyResolver(RateLimit annotation, AnnotationSite site) {
+        String name = annotation.keyResolver().trim();
+        if (name.isEmpty()) {
+            return null;
+        }
+        if (!annotation.key().isBlank()) {
+            throw site.error("keyResolver", name, "is set together with key '" + annotation.key() + "'",
+                    "Set one of them: key for a SpEL expression, keyResolver for a RateLimitKeyResolver bean.");
+        }
+        return keyResolvers.find(site, name);
     }
 
     /**
@@ -108,7 +130,7 @@ final class LimitSpecFactory {
                     "Configure the tiers, e.g. " + prefix + ".tiers.free.rate=10 and " + prefix
                             + ".tiers.pro.rate=1000.");
         }
-        Expression expression = parser.parse(site, "tier", text, Set.of());
+        Expression expression = parser.parse(site, "tier", text, CurrentRequest.VARIABLES);
         Map<String, RateLimitPolicy> byLowerCase = new LinkedHashMap<>();
         for (Map.Entry<String, LimitSettings> tier : new TreeMap<>(configured.tiers()).entrySet()) {
             String property = prefix + ".tiers." + tier.getKey();
@@ -174,7 +196,7 @@ final class LimitSpecFactory {
         String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
         return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), message, httpHeaders,
-                settings.shadow(), null, site);
+                settings.shadow(), null, site, null, false);
     }
 
     /**

@@ -51,12 +51,12 @@ final class Limiting {
      * Evaluates every limit's condition, key and permits, leaving out the limits whose condition is false; the
      * evaluation context is only built when some limit has an expression, so constant limits cost no SpEL at all.
      */
-    List<LimitRequest> requests(List<LimitSpec> specs, Supplier<EvaluationContext> contexts) {
+    List<LimitRequest> requests(List<LimitSpec> specs, Supplier<? extends EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
             if (context == null && (spec.condition() != null || spec.key() != null
-                    || spec.permitsExpression() != null || spec.tiers() != null)) {
+                    || spec.permitsExpression() != null || spec.tiers() != null || spec.keyResolver() != null)) {
                 context = contexts.get();
             }
             if (applies(spec, context)) {
@@ -83,6 +83,12 @@ final class Limiting {
     }
 
     private String key(LimitSpec spec, EvaluationContext context) {
+        if (spec.keyResolver() != null) {
+            // Only annotations name key resolvers, and an annotation's context is a call's (routes have none).
+            String resolved = spec.keyResolver().resolve(((CallEvaluationContext) context).keyContext());
+            return presentOrMissing(spec, resolved == null || resolved.isBlank() ? null : resolved,
+                    "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
+        }
         if (spec.key() == null) {
             return GLOBAL_KEY;
         }
@@ -97,15 +103,20 @@ final class Limiting {
             value = null;
             problem = "cannot be evaluated (" + e.getClass().getSimpleName() + ")";
         }
-        String key = value == null ? "" : value.toString();
-        if (!key.isEmpty()) {
+        return presentOrMissing(spec, value == null ? null : value.toString(),
+                "'" + spec.key().getExpressionString() + "'", problem);
+    }
+
+    /** The key, or what the missing-key policy says when there is none. */
+    private String presentOrMissing(LimitSpec spec, String key, String source, String problem) {
+        if (key != null && !key.isEmpty()) {
             return key;
         }
         if (missingKey == MissingKeyPolicy.SHARED) {
             return SHARED_MISSING_KEY;
         }
-        throw new MissingRateLimitKeyException(spec.name(), "Rate limit '" + spec.name() + "' needs a key, but '"
-                + spec.key().getExpressionString() + "' " + problem + " for this call");
+        throw new MissingRateLimitKeyException(spec.name(), "Rate limit '" + spec.name() + "' needs a key, but "
+                + source + " " + problem + " for this call");
     }
 
     private static long permits(LimitSpec spec, RateLimitPolicy policy, EvaluationContext context) {

@@ -2,7 +2,6 @@ package io.guard.spring.aop;
 
 import org.springframework.util.ClassUtils;
 
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -17,11 +16,12 @@ interface ReactiveGuards {
     }
 
     /**
-     * A publisher that, on each subscription, asks every limit and subscribes to the method's publisher only when
-     * all of them granted, else to the refusing limit's fallback (or fails with the refusal). The sink is taken
-     * from the Reactor context, else {@code assemblySink}.
+     * A publisher that, on each subscription, evaluates the call's limit requests (with the web request of the
+     * calling thread, else the WebFlux exchange of the subscription's context), asks every limit and subscribes to
+     * the method's publisher only when all of them granted, else to the refusing limit's fallback (or fails with the
+     * refusal). The sink is taken from the Reactor context, else {@code assemblySink}.
      */
-    Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink assemblySink,
+    Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests, RateLimitDecisionSink assemblySink,
                  RefusedCall refused, Proceed call);
 
     /** A publisher that, on each subscription, runs one call through the breaker. */

@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import org.reactivestreams.Publisher;
+import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -13,23 +14,28 @@ import java.util.function.Supplier;
 /**
  * {@link ReactiveGuards} on Reactor. The method's publisher is subscribed on the subscribing thread when the limits
  * decided at once, else on {@code Schedulers.boundedElastic()}, never on the limiter's I/O thread. Everything happens
- * per subscription, so a re-subscribed (retried) publisher
- * asks the limits and the breaker again. The breaker hears exactly one outcome per permission: the first of value,
- * completion, error or cancel; a Flux cancelled after it emitted counts as a success.
+ * per subscription, so a re-subscribed (retried) publisher asks the limits and the breaker again; keys are evaluated
+ * then too, with the WebFlux exchange the subscription's context carries (see {@link ExchangeRequests}). The breaker
+ * hears exactly one outcome per permission: the first of value, completion, error or cancel; a Flux cancelled after
+ * it emitted counts as a success.
  */
 final class ReactorGuards implements ReactiveGuards {
 
+    /** Whether WebFlux's exchange type is there to be looked up in the Reactor context. */
+    private final boolean exchanges = ClassUtils.isPresent("org.springframework.web.server.ServerWebExchange",
+            ReactorGuards.class.getClassLoader());
+
     @Override
-    public Object limit(ReturnKind kind, Limiting limiting, List<LimitRequest> requests,
+    public Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests,
                         RateLimitDecisionSink assemblySink, RefusedCall refused, Proceed call) {
         Mono<Void> permits = Mono.deferContextual(context -> {
-            CompletableFuture<Void> decided = limiting.acquireAsync(requests,
-                    context.getOrDefault(RateLimitDecisionSink.class, assemblySink)).toCompletableFuture();
-            // A decision that is not known yet arrives on the limiter's thread (Redis's event loop), where the
-            // method's body (or fallback) must not run: it could not even make a synchronous call to the same
-            // client there.
-            return decided.isDone() ? Mono.fromFuture(decided)
-                    : Mono.fromFuture(decided).publishOn(Schedulers.boundedElastic());
+            RateLimitDecisionSink sink = context.getOrDefault(RateLimitDecisionSink.class, assemblySink);
+            Mono<CurrentRequest> exchange = requests.callingThread() == null && exchanges
+                    ? ExchangeRequests.find(context, requests.readsPrincipal()) : null;
+            if (exchange == null) {
+                return decide(limiting, requests.evaluate().apply(requests.callingThread()), sink);
+            }
+            return exchange.flatMap(request -> decide(limiting, requests.evaluate().apply(request), sink));
         }).onErrorMap(Stages::unwrap);
         // Only the permits' refusal goes to the fallback: an error of the method's own publisher stays its outcome.
         Mono<Publisher<Object>> next = permits
@@ -38,6 +44,14 @@ final class ReactorGuards implements ReactiveGuards {
         return kind == ReturnKind.MONO
                 ? next.flatMap(Mono::from)
                 : next.flatMapMany(Flux::from);
+    }
+
+    private static Mono<Void> decide(Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink sink) {
+        CompletableFuture<Void> decided = limiting.acquireAsync(requests, sink).toCompletableFuture();
+        // A decision that is not known yet arrives on the limiter's thread (Redis's event loop), where the method's
+        // body (or fallback) must not run: it could not even make a synchronous call to the same client there.
+        return decided.isDone() ? Mono.fromFuture(decided)
+                : Mono.fromFuture(decided).publishOn(Schedulers.boundedElastic());
     }
 
     /** The fallback's publisher for a refusal, or the refusal itself when the limit has no fallback. */

@@ -46,7 +46,8 @@ public final class RouteLimits {
                                      MissingKeyPolicy missingKey, RateLimiterRegistry registry,
                                      LiveLimits live) {
         var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
-        var factory = new RouteFactory(parser, new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults));
+        var factory = new RouteFactory(parser, new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
+                new KeyResolverBeans(beanFactory)));
         List<GuardAnnotationException> problems = new ArrayList<>();
         List<Route> routes = new ArrayList<>();
         for (int i = 0; i < definitions.size(); i++) {

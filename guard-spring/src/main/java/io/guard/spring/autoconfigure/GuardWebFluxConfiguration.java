@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.web.ExchangeContextWebFilter;
 import io.guard.spring.web.GuardReactiveAdvice;
 import io.guard.spring.web.GuardReactiveExceptionHandler;
 import org.springframework.context.ApplicationContext;
@@ -16,8 +17,9 @@ import org.springframework.web.reactive.DispatcherHandler;
 import reactor.core.publisher.Mono;
 
 /**
- * WebFlux: a filter that collects each exchange's decisions into header fields, and the 429/503/400 answers, for
- * refusals raised in controllers and in web filters alike.
+ * WebFlux: a filter that collects each exchange's decisions into header fields, one that makes the exchange
+ * reachable for rate-limit keys, and the 429/503/400 answers, for refusals raised in controllers and in web filters
+ * alike.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -28,6 +30,12 @@ class GuardWebFluxConfiguration {
     @ConditionalOnMissingBean
     RateLimitHeadersWebFilter guardRateLimitHeadersWebFilter() {
         return new RateLimitHeadersWebFilter();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ExchangeContextWebFilter guardExchangeContextWebFilter() {
+        return new ExchangeContextWebFilter();
     }
 
     @Bean

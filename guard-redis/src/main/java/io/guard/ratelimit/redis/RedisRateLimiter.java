@@ -1,6 +1,5 @@
 package io.guard.ratelimit.redis;
 
-import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.EmissionInterval;
@@ -14,7 +13,6 @@ import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -58,9 +56,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final String prefix;
     private final String instanceId;
     private final RefusalCache refusals;
-    private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
-    private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
-    private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
+    private final LuaScript decide = DecideScript.load();
     private final LuaScript reset = LuaScript.fromResource("reset");
     /** Listens for resets from the first use on; see {@link #resets()}. */
     private final AtomicReference<Subscription> resets = new AtomicReference<>();
@@ -220,22 +216,10 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        List<String> keys = keysOfTag(policy, tag);
-        String now = clientTime ? Long.toString(sent) : "";
-        long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
-        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        List<String> args = switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> {
-                EmissionInterval emission = EmissionInterval.of(policy);
-                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
-                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
-            }
-            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
-        };
+        List<DecideScript.Limit> limits = List.of(limit(policy, tag, permits, sent));
         CompletionStage<List<Object>> reply;
         try {
-            reply = runner.run(scriptFor(policy.algorithm()), keys, args);
+            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
@@ -250,6 +234,24 @@ public final class RedisRateLimiter implements RateLimiter {
             refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
         });
+    }
+
+    /** One limit's part of a {@link DecideScript} entry: its algorithm, keys and arguments. */
+    private DecideScript.Limit limit(RateLimitPolicy policy, String tag, long permits, long sent) {
+        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
+        String now = clientTime ? Long.toString(sent) : "";
+        long margin = clientTime ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
+        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
+        List<String> args = switch (policy.algorithm()) {
+            case TOKEN_BUCKET -> {
+                EmissionInterval emission = EmissionInterval.of(policy);
+                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
+                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
+            }
+            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
+                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
+        };
+        return new DecideScript.Limit(policy.algorithm(), keysOfTag(policy, tag), args);
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
@@ -278,32 +280,21 @@ public final class RedisRateLimiter implements RateLimiter {
         return refusals.size();
     }
 
-    private LuaScript scriptFor(Algorithm algorithm) {
-        return switch (algorithm) {
-            case SLIDING_LOG -> slidingLog;
-            case TOKEN_BUCKET -> tokenBucket;
-            case FIXED_WINDOW -> fixedWindow;
-        };
-    }
-
     private long clientMicros() {
         Instant now = clock.instant();
         return ChronoUnit.MICROS.between(Instant.EPOCH, now);
     }
 
+    /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
     private static ScriptReply toReply(RateLimitPolicy policy, List<Object> values) {
-        if (values == null || values.size() != 5) {
+        if (values == null || values.size() != 1 + DecideScript.ROW || number(values.get(0)) != 1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
                     + values, null);
         }
-        boolean allowed = number(values.get(0)) == 1;
-        Decision decision = new Decision(allowed, number(values.get(1)),
-                Duration.of(number(values.get(2)), ChronoUnit.MICROS),
-                Duration.of(number(values.get(3)), ChronoUnit.MICROS), policy.rate());
-        return new ScriptReply(decision, number(values.get(4)));
+        return ScriptReply.of(policy, values.subList(1, values.size()));
     }
 
     private static long number(Object value) {
-        return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
+        return DecideScript.number(value);
     }
 }

@@ -23,7 +23,7 @@ local now = nil
 local function clock()
   if now == nil then
     local t = redis.call('TIME')
-    now = tostring(tonumber(t[1]) * 1000000 + tonumber(t[2]))
+    now = string.format('%d', tonumber(t[1]) * 1000000 + tonumber(t[2]))
   end
   return now
 end

@@ -6,11 +6,15 @@ import io.guard.breaker.CircuitBreakerConfig;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Puts each policy's {@link BackendFailurePolicy} in front of a remote backend (Redis): when the backend cannot
@@ -101,21 +105,40 @@ public final class FailoverRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
+        return guarded(() -> primary.decide(policy, key, permits),
+                failure -> fallBack(policy, key, permits, failure), policy.name());
+    }
+
+    /**
+     * All-or-nothing through the primary; when it cannot decide, each limit's failure policy answers for that
+     * limit, as for a single decision: any {@code FAIL_CLOSED} limit fails the call, {@code FAIL_OPEN} limits allow,
+     * and the {@code LOCAL} limits are decided in process, all-or-nothing among themselves.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        return guarded(() -> primary.decideAll(requests), failure -> fallBackAll(requests, failure), names);
+    }
+
+    /** Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not decide. */
+    private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
+                                           Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
+                                           String limits) {
         if (!breaker.tryAcquirePermission()) {
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());
-            return fallBack(policy, key, permits, new RateLimiterBackendException("rate limiter '" + policy.name()
+            return fallBack.apply(new RateLimiterBackendException("rate limiter '" + limits
                     + "': backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
                     + "' is " + breaker.state(), open));
         }
         long start = breaker.currentTimeNanos();
-        CompletionStage<BackendOutcome> call;
+        CompletionStage<T> decided;
         try {
-            call = primary.decide(policy, key, permits);
+            decided = call.get();
         } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
+            decided = CompletableFuture.failedFuture(e);
         }
-        return call.handle((decided, error) -> {
+        return decided.handle((result, error) -> {
             long elapsed = breaker.currentTimeNanos() - start;
             if (error == null) {
                 breaker.onSuccess(elapsed);
@@ -124,25 +147,49 @@ public final class FailoverRateLimiter implements RateLimiter {
                     health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
                             last.lastErrorTime()));
                 }
-                return CompletableFuture.completedFuture(decided);
+                return CompletableFuture.completedFuture(result);
             }
             Throwable cause = Failures.unwrap(error);
             if (!(cause instanceof RateLimiterBackendException backendFailure)) {
                 breaker.releasePermission();
-                return CompletableFuture.<BackendOutcome>failedFuture(cause);
+                return CompletableFuture.<T>failedFuture(cause);
             }
             breaker.onError(elapsed, backendFailure);
             health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(backendFailure),
                     clock.instant()));
-            return fallBack(policy, key, permits, backendFailure);
+            return fallBack.apply(backendFailure);
         }).thenCompose(stage -> stage);
+    }
+
+    private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,
+                                                             RateLimiterBackendException failure) {
+        if (requests.stream().anyMatch(r -> r.policy().onBackendFailure() == BackendFailurePolicy.FAIL_CLOSED)) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        List<RateLimitRequest> local = requests.stream()
+                .filter(r -> r.policy().onBackendFailure() == BackendFailurePolicy.LOCAL).toList();
+        CompletionStage<List<BackendOutcome>> decidedLocally = local.isEmpty()
+                ? CompletableFuture.completedFuture(List.of()) : this.local.decideAll(local);
+        return decidedLocally.thenApply(localOutcomes -> {
+            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+            int next = 0;
+            for (RateLimitRequest request : requests) {
+                Decision decision = request.policy().onBackendFailure() == BackendFailurePolicy.LOCAL
+                        ? localOutcomes.get(next++).decision() : allowed(request.policy(), request.permits());
+                outcomes.add(new BackendOutcome(decision, failure));
+            }
+            return outcomes;
+        });
+    }
+
+    private static Decision allowed(RateLimitPolicy policy, long permits) {
+        return new Decision(true, Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate());
     }
 
     private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,
                                                      RateLimiterBackendException failure) {
         return switch (policy.onBackendFailure()) {
-            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(new Decision(true,
-                    Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate()), failure));
+            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(allowed(policy, permits), failure));
             case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
             case LOCAL -> local.decide(policy, key, permits)
                     .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));

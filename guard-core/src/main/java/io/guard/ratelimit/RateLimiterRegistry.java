@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,51 @@ public final class RateLimiterRegistry implements AutoCloseable {
         Limit limit = require(name);
         limit.policy().checkPermits(permits);
         return attempt(limit, key, permits).thenApply(BackendOutcome::decision);
+    }
+
+    /**
+     * Decides several limits of one call all-or-nothing ({@link RateLimiter#decideAll}), each by the policy registered
+     * under its request's policy name. Returns the decisions in order; the call is allowed when all are. A refused
+     * group counts and reports only its refusing limits (the others granted nothing); an allowed group counts a
+     * permit on each. A backend that cannot decide a group atomically stops at the first refusal, and the list is then
+     * shorter.
+     *
+     * @throws IllegalArgumentException (in the stage) if a name is not registered or permits are out of range
+     */
+    public CompletionStage<List<Decision>> tryAcquireAllAsync(List<RateLimitRequest> requests) {
+        List<Limit> group = new ArrayList<>(requests.size());
+        List<RateLimitRequest> resolved = new ArrayList<>(requests.size());
+        try {
+            for (RateLimitRequest request : requests) {
+                Limit limit = require(request.policy().name());
+                limit.policy().checkPermits(request.permits());
+                group.add(limit);
+                resolved.add(new RateLimitRequest(limit.policy(), request.key(), request.permits()));
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long start = nanoTime.getAsLong();
+        CompletionStage<List<BackendOutcome>> decided;
+        try {
+            decided = backend.decideAll(resolved);
+        } catch (RuntimeException e) {
+            decided = CompletableFuture.failedFuture(e);
+        }
+        return decided.handle((outcomes, error) -> {
+            long latency = nanoTime.getAsLong() - start;
+            if (error != null) {
+                group.forEach(limit -> record(limit, null, error, latency));
+                throw error instanceof CompletionException c ? c : new CompletionException(error);
+            }
+            boolean allowed = outcomes.stream().allMatch(outcome -> outcome.decision().allowed());
+            for (int i = 0; i < outcomes.size(); i++) {
+                if (allowed || !outcomes.get(i).decision().allowed()) {
+                    record(group.get(i), outcomes.get(i), null, latency);
+                }
+            }
+            return outcomes.stream().map(BackendOutcome::decision).toList();
+        });
     }
 
     /**

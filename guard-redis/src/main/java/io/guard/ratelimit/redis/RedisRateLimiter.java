@@ -6,6 +6,7 @@ import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.ratelimit.Scope;
@@ -15,6 +16,7 @@ import org.redisson.api.RedissonClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -115,11 +117,63 @@ public final class RedisRateLimiter implements RateLimiter {
         return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
     }
 
+    /**
+     * All-or-nothing in one script run: the limits are decided one after the other and, if any refuses, every key
+     * they touched is put back as it was (see {@code decide.lua}), so a refused call spends nothing. Needs every key
+     * in one slot: always on a single server; on a cluster, the limits' keys are in different slots (each limit and
+     * key is its own hash tag), and the limits are decided one by one as {@link RateLimiter#decideAll} describes,
+     * stopping at the first refusal with the permits of the limits before it spent.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        List<String> tags = requests.stream()
+                .map(request -> RateLimitKeys.hashTag(request.policy().name(), request.key())).toList();
+        long[] sent = new long[requests.size()];
+        List<DecideScript.Limit> limits = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            RateLimitRequest request = requests.get(i);
+            sent[i] = sentMicros(request.policy());
+            limits.add(limit(request.policy(), tags.get(i), request.permits(), sent[i]));
+        }
+        if (limits.stream().map(limit -> connection.scriptGroup(limit.keys().get(0))).distinct().count() > 1) {
+            return RateLimiter.decideInOrder(this, requests);
+        }
+        resets();
+        CompletionStage<List<Object>> reply;
+        try {
+            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        return reply.handle((values, error) -> {
+            if (error != null) {
+                Throwable cause = Failures.unwrap(error);
+                throw new RateLimiterBackendException("rate limiter '" + names + "': Redis could not decide ("
+                        + cause.getClass().getSimpleName() + ")", cause);
+            }
+            if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
+                throw new RateLimiterBackendException("rate limiter '" + names + "': unexpected script reply "
+                        + values, null);
+            }
+            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+            for (int i = 0; i < requests.size(); i++) {
+                RateLimitRequest request = requests.get(i);
+                int from = 1 + DecideScript.ROW * i;
+                Decision decision = ScriptReply.of(request.policy(), values.subList(from, from + DecideScript.ROW))
+                        .decision();
+                refusals.remember(request.policy(), tags.get(i), request.permits(), sent[i], decision);
+                outcomes.add(BackendOutcome.decided(decision));
+            }
+            return outcomes;
+        });
+    }
+
     /** The caller has checked the permits, as for {@link #decide}. */
     @Override
     public Decision remembered(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
-        long now = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        long now = sentMicros(policy);
         return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
     }
 
@@ -207,8 +261,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
-        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
-        long sent = clientTime ? clientMicros() : System.nanoTime() / 1000;
+        long sent = sentMicros(policy);
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         resets();
@@ -278,6 +331,11 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Refusals remembered right now. */
     int rememberedRefusals() {
         return refusals.size();
+    }
+
+    /** When a request leaves, on the clock its policy's refusals are remembered by. */
+    private long sentMicros(RateLimitPolicy policy) {
+        return policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
     }
 
     private long clientMicros() {

@@ -24,6 +24,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The named limits of an application and the one backend that decides them: what {@code @RateLimit}, the actuator
@@ -111,14 +112,15 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     /**
      * Decides several limits of one call all-or-nothing ({@link RateLimiter#decideAll}), each by the policy registered
-     * under its request's policy name. Returns the decisions in order; the call is allowed when all are. A refused
-     * group counts and reports only its refusing limits (the others granted nothing); an allowed group counts a
-     * permit on each. A backend that cannot decide a group atomically stops at the first refusal, and the list is then
-     * shorter.
+     * under its request's policy name, waiting up to {@code maxWait} (zero: not at all) for the whole group: a refused
+     * group is tried again after the longest {@code retryAfter} among its refusing limits. Returns the decisions of
+     * the final try in order; the call is allowed when all are. Only the final try is counted and reported: a
+     * refused group counts its refusing limits (the others granted nothing), an allowed group a permit on each. A
+     * backend that cannot decide a group atomically stops at the first refusal, and the list is then shorter.
      *
      * @throws IllegalArgumentException (in the stage) if a name is not registered or permits are out of range
      */
-    public CompletionStage<List<Decision>> tryAcquireAllAsync(List<RateLimitRequest> requests) {
+    public CompletionStage<List<Decision>> acquireAll(List<RateLimitRequest> requests, Duration maxWait) {
         List<Limit> group = new ArrayList<>(requests.size());
         List<RateLimitRequest> resolved = new ArrayList<>(requests.size());
         try {
@@ -131,20 +133,24 @@ public final class RateLimiterRegistry implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        long start = nanoTime.getAsLong();
-        CompletionStage<List<BackendOutcome>> decided;
-        try {
-            decided = backend.decideAll(resolved);
-        } catch (RuntimeException e) {
-            decided = CompletableFuture.failedFuture(e);
-        }
+        AtomicLong lastStart = new AtomicLong();
+        Supplier<CompletionStage<List<BackendOutcome>>> attempt = () -> {
+            lastStart.set(nanoTime.getAsLong());
+            try {
+                return backend.decideAll(resolved);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        };
+        CompletionStage<List<BackendOutcome>> decided = maxWait.isZero() ? attempt.get()
+                : new RetryingAcquire(timer(), nanoTime).acquire(attempt, RateLimiterRegistry::verdict, maxWait);
         return decided.handle((outcomes, error) -> {
-            long latency = nanoTime.getAsLong() - start;
+            long latency = nanoTime.getAsLong() - lastStart.get();
             if (error != null) {
                 group.forEach(limit -> record(limit, null, error, latency));
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
-            boolean allowed = outcomes.stream().allMatch(outcome -> outcome.decision().allowed());
+            boolean allowed = verdict(outcomes).allowed();
             for (int i = 0; i < outcomes.size(); i++) {
                 if (allowed || !outcomes.get(i).decision().allowed()) {
                     record(group.get(i), outcomes.get(i), null, latency);
@@ -152,6 +158,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
             }
             return outcomes.stream().map(BackendOutcome::decision).toList();
         });
+    }
+
+    private static Decision verdict(List<BackendOutcome> outcomes) {
+        List<Decision> decisions = outcomes.stream().map(BackendOutcome::decision).toList();
+        return decisions.get(Decision.answering(decisions));
     }
 
     /**

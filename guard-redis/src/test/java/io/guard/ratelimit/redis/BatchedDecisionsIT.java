@@ -6,7 +6,6 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.ratelimit.RedissonClients;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import io.guard.test.redis.RedisEndpoint;
@@ -15,9 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.redisson.api.RedissonClient;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -36,8 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RedisTest
 class BatchedDecisionsIT {
 
-    private static RedissonClient redisson;
-    private static LettuceConnectionFactory factory;
+    private static BothClients clients;
     private final RedisEndpoint redis;
 
     BatchedDecisionsIT(RedisEndpoint redis) {
@@ -46,19 +41,16 @@ class BatchedDecisionsIT {
 
     @BeforeAll
     static void connect(RedisEndpoint shared) {
-        redisson = RedissonClients.create(shared.url());
-        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(shared.host(), shared.port()));
-        factory.afterPropertiesSet();
+        clients = new BothClients(shared);
     }
 
     @AfterAll
     static void disconnect() {
-        redisson.shutdown();
-        factory.destroy();
+        clients.close();
     }
 
     private static ScriptConnection real(String client) {
-        return client.equals("redisson") ? RedissonScriptConnection.of(redisson) : LettuceScriptConnection.of(factory);
+        return clients.connection(client);
     }
 
     private static RateLimitPolicy policy(String name, Algorithm algorithm, long rate) {

@@ -5,7 +5,6 @@ import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimitRequest;
-import io.guard.ratelimit.RedissonClients;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import io.guard.test.redis.RedisEndpoint;
@@ -14,9 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.redisson.api.RedissonClient;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -34,8 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RedisTest
 class GroupDecisionsIT {
 
-    private static RedissonClient redisson;
-    private static LettuceConnectionFactory factory;
+    private static BothClients clients;
     private final RedisEndpoint redis;
 
     GroupDecisionsIT(RedisEndpoint redis) {
@@ -44,21 +39,16 @@ class GroupDecisionsIT {
 
     @BeforeAll
     static void connect(RedisEndpoint shared) {
-        redisson = RedissonClients.create(shared.url());
-        factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(shared.host(), shared.port()));
-        factory.afterPropertiesSet();
+        clients = new BothClients(shared);
     }
 
     @AfterAll
     static void disconnect() {
-        redisson.shutdown();
-        factory.destroy();
+        clients.close();
     }
 
     private RedisRateLimiter limiter(String client) {
-        ScriptConnection connection = client.equals("redisson") ? RedissonScriptConnection.of(redisson)
-                : LettuceScriptConnection.of(factory);
-        return new RedisRateLimiter(connection, Clock.systemUTC(), redis.keyPrefix(), "g", 0,
+        return new RedisRateLimiter(clients.connection(client), Clock.systemUTC(), redis.keyPrefix(), "g", 0,
                 Pipeline.DEFAULT_MAX_BATCH);
     }
 

@@ -1,5 +1,6 @@
 package io.guard.ratelimit;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +29,16 @@ final class SwitchableBackend implements RateLimiter {
                     + "': Redis could not decide", new IllegalStateException("timeout, params: [" + key + "]")));
         }
         return delegate.decide(policy, key, permits);
+    }
+
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        calls.incrementAndGet();
+        if (failing) {
+            return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiters: Redis could not "
+                    + "decide", new IllegalStateException("timeout")));
+        }
+        return delegate.decideAll(requests);
     }
 
     @Override

@@ -6,12 +6,14 @@ import io.guard.breaker.CircuitBreakerConfig;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -103,30 +105,20 @@ public final class FailoverRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
-        if (!breaker.tryAcquirePermission()) {
-            return fallBack(policy, key, permits, skipped("rate limiter '" + policy.name() + "': "));
-        }
-        long start = breaker.currentTimeNanos();
-        CompletionStage<BackendOutcome> call;
-        try {
-            call = primary.decide(policy, key, permits);
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
-        return call.handle((decided, error) -> {
-            long elapsed = breaker.currentTimeNanos() - start;
-            if (error == null) {
-                succeeded(elapsed);
-                return CompletableFuture.completedFuture(decided);
-            }
-            Throwable cause = Failures.unwrap(error);
-            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
-                breaker.releasePermission();
-                return CompletableFuture.<BackendOutcome>failedFuture(cause);
-            }
-            failed(elapsed, backendFailure);
-            return fallBack(policy, key, permits, backendFailure);
-        }).thenCompose(stage -> stage);
+        return guarded(() -> primary.decide(policy, key, permits),
+                failure -> fallBack(policy, key, permits, failure), "rate limiter '" + policy.name() + "': ");
+    }
+
+    /**
+     * All-or-nothing through the primary; when it cannot decide, each limit's failure policy answers for that
+     * limit, as for a single decision: any {@code FAIL_CLOSED} limit fails the call, {@code FAIL_OPEN} limits allow,
+     * and the {@code LOCAL} limits are decided in process, all-or-nothing among themselves.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        return guarded(() -> primary.decideAll(requests), failure -> fallBackAll(requests, failure),
+                "rate limiter '" + names + "': ");
     }
 
     /**
@@ -135,7 +127,8 @@ public final class FailoverRateLimiter implements RateLimiter {
      */
     @Override
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
-        return guarded(policy, "inspect", () -> primary.inspect(policy, key));
+        return guarded(() -> primary.inspect(policy, key), CompletableFuture::failedFuture,
+                "rate limiter '" + policy.name() + "': cannot inspect the quota: ");
     }
 
     /**
@@ -145,66 +138,83 @@ public final class FailoverRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
         local.reset(policy, key);
-        return guarded(policy, "reset", () -> primary.reset(policy, key));
+        return guarded(() -> primary.reset(policy, key), CompletableFuture::failedFuture,
+                "rate limiter '" + policy.name() + "': cannot reset the quota: ");
     }
 
-    private <T> CompletionStage<T> guarded(RateLimitPolicy policy, String operation,
-                                           Supplier<CompletionStage<T>> call) {
+    /**
+     * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer;
+     * {@code prefix} says whose call it was in the failure's message.
+     */
+    private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
+                                           Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
+                                           String prefix) {
         if (!breaker.tryAcquirePermission()) {
-            return CompletableFuture.failedFuture(skipped("rate limiter '" + policy.name() + "': cannot " + operation
-                    + " the quota: "));
+            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
+                    breaker.remainingOpenTime());
+            return fallBack.apply(new RateLimiterBackendException(prefix
+                    + "backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
+                    + "' is " + breaker.state(), open));
         }
         long start = breaker.currentTimeNanos();
-        CompletionStage<T> stage;
+        CompletionStage<T> decided;
         try {
-            stage = call.get();
+            decided = call.get();
         } catch (RuntimeException e) {
-            stage = CompletableFuture.failedFuture(e);
+            decided = CompletableFuture.failedFuture(e);
         }
-        return stage.handle((value, error) -> {
+        return decided.handle((result, error) -> {
             long elapsed = breaker.currentTimeNanos() - start;
             if (error == null) {
-                succeeded(elapsed);
-                return value;
+                breaker.onSuccess(elapsed);
+                BackendHealth last = health.get();
+                if (!last.up()) {
+                    health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
+                            last.lastErrorTime()));
+                }
+                return CompletableFuture.completedFuture(result);
             }
             Throwable cause = Failures.unwrap(error);
-            if (cause instanceof RateLimiterBackendException backendFailure) {
-                failed(elapsed, backendFailure);
-            } else {
+            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
                 breaker.releasePermission();
+                return CompletableFuture.<T>failedFuture(cause);
             }
-            throw new CompletionException(cause);
+            breaker.onError(elapsed, backendFailure);
+            health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(backendFailure),
+                    clock.instant()));
+            return fallBack.apply(backendFailure);
+        }).thenCompose(stage -> stage);
+    }
+
+    private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,
+                                                             RateLimiterBackendException failure) {
+        if (requests.stream().anyMatch(r -> r.policy().onBackendFailure() == BackendFailurePolicy.FAIL_CLOSED)) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        List<RateLimitRequest> local = requests.stream()
+                .filter(r -> r.policy().onBackendFailure() == BackendFailurePolicy.LOCAL).toList();
+        CompletionStage<List<BackendOutcome>> decidedLocally = local.isEmpty()
+                ? CompletableFuture.completedFuture(List.of()) : this.local.decideAll(local);
+        return decidedLocally.thenApply(localOutcomes -> {
+            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+            int next = 0;
+            for (RateLimitRequest request : requests) {
+                Decision decision = request.policy().onBackendFailure() == BackendFailurePolicy.LOCAL
+                        ? localOutcomes.get(next++).decision() : allowed(request.policy(), request.permits());
+                outcomes.add(new BackendOutcome(decision, failure));
+            }
+            return outcomes;
         });
     }
 
-    /** The failure of a call the open breaker kept from the primary; {@code prefix} says whose call it was. */
-    private RateLimiterBackendException skipped(String prefix) {
-        CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
-                breaker.remainingOpenTime());
-        return new RateLimiterBackendException(prefix + "backend " + primary.backendName()
-                + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open);
-    }
-
-    private void succeeded(long elapsedNanos) {
-        breaker.onSuccess(elapsedNanos);
-        BackendHealth last = health.get();
-        if (!last.up()) {
-            health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
-                    last.lastErrorTime()));
-        }
-    }
-
-    private void failed(long elapsedNanos, RateLimiterBackendException failure) {
-        breaker.onError(elapsedNanos, failure);
-        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure),
-                clock.instant()));
+    private static Decision allowed(RateLimitPolicy policy, long permits) {
+        return new Decision(true, Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate());
     }
 
     private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,
                                                      RateLimiterBackendException failure) {
         return switch (policy.onBackendFailure()) {
-            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(new Decision(true,
-                    Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate()), failure));
+            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(allowed(policy, permits), failure));
             case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
             case LOCAL -> local.decide(policy, key, permits)
                     .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,6 +53,40 @@ class FailoverRateLimiterTest {
         assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
         assertThat(registry.recentEvents("open")).extracting(GuardEvent::type)
                 .containsExactly(GuardEvent.Type.BACKEND_FAILURE);
+    }
+
+    @Test
+    void aGroupFallsBackLimitByLimitWithTheLocalLimitsAllOrNothing() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        register("local", BackendFailurePolicy.LOCAL);
+        RateLimitPolicy narrow = registry.register(new RateLimitPolicy("local-narrow", Algorithm.FIXED_WINDOW, 1,
+                Duration.ofSeconds(1), 0, Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.LOCAL));
+        List<RateLimitRequest> group = List.of(request("open"), request("local"), request(narrow.name()));
+        redis.failing(true);
+
+        assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
+                .extracting(Decision::allowed).containsExactly(true, true, true);
+        assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
+                .extracting(Decision::allowed).as("the narrow LOCAL limit refuses").containsExactly(true, true, false);
+
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).as("the refused group spent nothing").isTrue();
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).isFalse();
+        assertThat(registry.stats("open").errors()).isEqualTo(1);
+    }
+
+    @Test
+    void aGroupWithAFailClosedLimitFailsWhenTheBackendDoes() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        register("closed", BackendFailurePolicy.FAIL_CLOSED);
+        redis.failing(true);
+
+        assertThatThrownBy(() -> registry.acquireAll(List.of(request("open"), request("closed")), Duration.ZERO)
+                .toCompletableFuture().join()).hasCauseInstanceOf(RateLimiterBackendException.class);
+        assertThat(registry.stats("closed").errors()).isEqualTo(1);
+    }
+
+    private RateLimitRequest request(String name) {
+        return new RateLimitRequest(registry.find(name).orElseThrow(), "k", 1);
     }
 
     @Test

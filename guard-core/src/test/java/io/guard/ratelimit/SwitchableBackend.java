@@ -1,5 +1,6 @@
 package io.guard.ratelimit;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -45,6 +46,16 @@ final class SwitchableBackend implements RateLimiter {
     private static RateLimiterBackendException failure(RateLimitPolicy policy, String key) {
         return new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not answer",
                 new IllegalStateException("timeout, params: [" + key + "]"));
+    }
+
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        calls.incrementAndGet();
+        if (failing) {
+            return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiters: Redis could not "
+                    + "decide", new IllegalStateException("timeout")));
+        }
+        return delegate.decideAll(requests);
     }
 
     @Override

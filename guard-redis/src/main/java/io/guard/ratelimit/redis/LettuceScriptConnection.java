@@ -133,6 +133,11 @@ public final class LettuceScriptConnection extends ScriptConnection {
     }
 
     @Override
+    boolean clustered() {
+        return cluster != null;
+    }
+
+    @Override
     Object laneOf(String routingKey) {
         if (cluster == null) {
             return this;

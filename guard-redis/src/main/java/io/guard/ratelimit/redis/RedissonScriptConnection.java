@@ -100,6 +100,11 @@ public final class RedissonScriptConnection extends ScriptConnection {
         });
     }
 
+    @Override
+    boolean clustered() {
+        return redisson.getConfig().isClusterConfig();
+    }
+
     /**
      * An {@link RTopic} with a status listener: Redisson subscribes in the background (also while Redis is down) and
      * again after each reconnect, announcing every subscription, the first included.

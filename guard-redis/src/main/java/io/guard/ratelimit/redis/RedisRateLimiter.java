@@ -35,8 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
  * refusals every instance remembers for it.
  *
- * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured: the client's
- * timeouts decide how long an outage costs a call. Under load, calls that arrive while a round trip is in flight
+ * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured; a caller that
+ * stops waiting (Guard's {@code FailoverRateLimiter} bounds every decision) cancels the stage {@link #decide}
+ * returned, and a call not sent yet is then dropped. Under load, calls that arrive while a round trip is in flight
  * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  */
 public final class RedisRateLimiter implements RateLimiter {
@@ -116,7 +117,21 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
+        CompletableFuture<ScriptReply> evaluated = evaluate(policy, key, permits).toCompletableFuture();
+        return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
+    }
+
+    /**
+     * {@code dependent}, whose cancellation (a caller that stopped waiting, see {@code FailoverRateLimiter}) reaches
+     * {@code source} and from there the script call, which is then never sent if it has not been yet.
+     */
+    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> dependent) {
+        dependent.whenComplete((value, error) -> {
+            if (dependent.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        return dependent;
     }
 
     /** The caller has checked the permits, as for {@link #decide}. */
@@ -239,7 +254,7 @@ public final class RedisRateLimiter implements RateLimiter {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((values, error) -> {
+        return cancelling(reply.toCompletableFuture(), reply.toCompletableFuture().handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
@@ -249,7 +264,7 @@ public final class RedisRateLimiter implements RateLimiter {
             ScriptReply scriptReply = toReply(policy, values);
             refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
-        });
+        }));
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */

@@ -90,13 +90,13 @@ public final class LettuceScriptConnection extends ScriptConnection {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Redis command timeout must be positive but was " + timeout);
         }
+        // Lettuce's asynchronous connects need a URI (RedisClient) or partitions loaded first (RedisClusterClient),
+        // which the blocking ones take care of: ConnectAttempts runs these off the caller's thread.
         if (client instanceof RedisClusterClient cluster) {
-            return new LettuceScriptConnection(() -> cluster.connectAsync(CODEC).thenApply(c -> c),
-                    () -> cluster.connectPubSubAsync(CODEC).thenApply(c -> c), timeout);
+            return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(cluster.connect(CODEC)),
+                    () -> CompletableFuture.completedFuture(cluster.connectPubSub(CODEC)), timeout);
         }
         if (client instanceof RedisClient single) {
-            // RedisClient connects asynchronously only to a URI given, which a factory's client does not tell:
-            // ConnectAttempts runs these blocking connects off the caller's thread.
             return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(single.connect(CODEC)),
                     () -> CompletableFuture.completedFuture(single.connectPubSub(CODEC)), timeout);
         }

@@ -87,9 +87,7 @@ public final class OutageLatency {
             RateLimiterRegistry limits = new RateLimiterRegistry(backend, Clock.systemUTC(), 100);
             limits.register(RateLimitPolicy.of("browse", Algorithm.SLIDING_LOG, 1_000_000, Duration.ofSeconds(1)));
             if (!fault.equals("down at start")) {
-                for (int i = 0; i < 100; i++) {
-                    limits.tryAcquire("browse", "warm", 1);
-                }
+                warmUp(limits, breaker);
                 if (fault.equals("refusing")) {
                     server.stop();
                 } else {
@@ -121,6 +119,28 @@ public final class OutageLatency {
             }
             return String.format(Locale.ROOT, "| %s | %s | %s | %.2f / %.2f | %s |", client, fault, untilOpen,
                     open[open.length / 2] / 1000.0, open[open.length - 1] / 1000.0, trials);
+        }
+    }
+
+    /**
+     * Until Redis has decided 20 calls in a row and the breaker is closed: the first calls after the start may time
+     * out while the client connects and loads the scripts, and open the breaker.
+     */
+    private static void warmUp(RateLimiterRegistry limits, CircuitBreaker breaker) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        int inARow = 0;
+        while (inARow < 20 || breaker.state() != State.CLOSED) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Redis did not decide 20 calls in a row within 60 s");
+            }
+            long errors = limits.stats("browse").errors();
+            limits.tryAcquire("browse", "warm", 1);
+            if (limits.stats("browse").errors() == errors) {
+                inARow++;
+            } else {
+                inARow = 0;
+                TimeUnit.MILLISECONDS.sleep(50 + breaker.remainingOpenTime().toMillis());
+            }
         }
     }
 

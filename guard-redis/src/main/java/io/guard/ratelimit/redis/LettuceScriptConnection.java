@@ -104,6 +104,11 @@ public final class LettuceScriptConnection extends ScriptConnection {
     }
 
     @Override
+    public void connectInBackground() {
+        connection.get();
+    }
+
+    @Override
     void send(List<ScriptCall> calls) {
         if (!awaitingPubSub.isEmpty()) {
             pubSub.get(); // the subscription waits for a connection: try again with each batch

@@ -60,6 +60,13 @@ public final class RedissonScriptConnection extends ScriptConnection {
         });
     }
 
+    @Override
+    public void connectInBackground() {
+        if (firstConnection != null) {
+            firstConnection.get();
+        }
+    }
+
     private boolean connected() {
         return firstConnection == null || firstConnection.connected() != null;
     }

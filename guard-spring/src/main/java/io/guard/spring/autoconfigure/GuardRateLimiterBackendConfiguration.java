@@ -102,6 +102,7 @@ class GuardRateLimiterBackendConfiguration {
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
                     RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
+            scripts.connectInBackground(); // while the application starts, without waiting for (or needing) Redis
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock);
         }

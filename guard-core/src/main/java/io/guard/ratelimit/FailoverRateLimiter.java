@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -23,9 +25,12 @@ import java.util.function.Supplier;
  *
  * <p>A Guard {@link CircuitBreaker} watches the backend, so an outage costs a few timeouts rather than one per
  * call: while the breaker is open, calls skip the backend and go straight to the failure policy, and a half-open
- * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker; a
- * refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker, whose view of the
- * backend comes from round trips only.
+ * trial call finds out when the backend is back. The breaker's {@link CircuitBreakerConfig#timeout() timeout} bounds
+ * every call to the backend, trial calls included, whatever the Redis client's own timeouts and retries: a call
+ * unanswered by then is a failure, decided by the failure policy, and the backend's stage is cancelled so that it can
+ * drop the call if it has not sent it yet; its late reply is ignored. Refusals for lack of permits are successes for
+ * the breaker; a refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker,
+ * whose view of the backend comes from round trips only.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
@@ -50,17 +55,37 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     /**
-     * A breaker configuration suited to a backend that is either there or not: opens when half of the last 10
-     * calls (at least 3) failed or took a second or more, probes with one call after 2 seconds.
+     * How long a decision may wait for the backend unless told otherwise; see
+     * {@link #recommendedBreakerConfig(Duration)}.
      */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
+
+    /** {@link #recommendedBreakerConfig(Duration)} with {@link #DEFAULT_TIMEOUT}. */
     public static CircuitBreakerConfig recommendedBreakerConfig() {
+        return recommendedBreakerConfig(DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * A breaker configuration suited to a backend that is either there or not: every decision waits at most
+     * {@code timeout} for the backend (the breaker's {@link CircuitBreakerConfig#timeout() timeout}, so trial calls
+     * too), the breaker opens when at least 3 of the last 5 calls failed or timed out, and probes with one call
+     * after 2 seconds. A window of 5 rather than 10 means a healthy history delays the opening by no more than
+     * one failure: 3 failures open it, however many calls succeeded before.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public static CircuitBreakerConfig recommendedBreakerConfig(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("backend timeout must be positive but was " + timeout);
+        }
         return CircuitBreakerConfig.builder()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(10)
+                .slidingWindowSize(5)
                 .minimumNumberOfCalls(3)
                 .failureRateThreshold(50f)
-                .slowCallDurationThreshold(Duration.ofSeconds(1))
-                .slowCallRateThreshold(50f)
+                .slowCallDurationThreshold(timeout)
+                .slowCallRateThreshold(100f)
+                .timeout(timeout)
                 .waitDurationInOpenState(Duration.ofSeconds(2))
                 .permittedNumberOfCallsInHalfOpenState(1)
                 .build();
@@ -144,46 +169,90 @@ public final class FailoverRateLimiter implements RateLimiter {
 
     /**
      * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer;
-     * {@code prefix} says whose call it was in the failure's message.
+     * {@code prefix} says whose call it was in the failure's message. The first of the reply and the breaker's
+     * timeout answers; the other finds the answer taken and does nothing, so a reply that comes late is never applied,
+     * and a timed-out call is answered by {@code fallBack} once.
      */
     private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
                                            Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
                                            String prefix) {
-        if (!breaker.tryAcquirePermission()) {
+        CircuitBreaker.Permit permit = breaker.tryAcquire();
+        if (permit == null) {
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());
-            return fallBack.apply(new RateLimiterBackendException(prefix
-                    + "backend " + primary.backendName() + " skipped, circuit breaker '" + breaker.name()
-                    + "' is " + breaker.state(), open));
+            return fallBack.apply(new RateLimiterBackendException(prefix + "backend " + primary.backendName()
+                    + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open));
         }
-        long start = breaker.currentTimeNanos();
-        CompletionStage<T> decided;
+        CompletableFuture<T> pending;
         try {
-            decided = call.get();
+            pending = call.get().toCompletableFuture();
         } catch (RuntimeException e) {
-            decided = CompletableFuture.failedFuture(e);
+            pending = CompletableFuture.failedFuture(e);
         }
-        return decided.handle((result, error) -> {
-            long elapsed = breaker.currentTimeNanos() - start;
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        AtomicBoolean answered = new AtomicBoolean();
+        if (!pending.isDone()) {
+            CompletableFuture<T> sent = pending;
+            permit.whenTimedOut(timeout -> onTimeout(timeout, answered, sent, answer, fallBack, prefix));
+        }
+        pending.whenComplete((result, error) -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
             if (error == null) {
-                breaker.onSuccess(elapsed);
+                permit.onSuccess();
                 BackendHealth last = health.get();
                 if (!last.up()) {
                     health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
                             last.lastErrorTime()));
                 }
-                return CompletableFuture.completedFuture(result);
+                answer.complete(result);
+                return;
             }
             Throwable cause = Failures.unwrap(error);
             if (!(cause instanceof RateLimiterBackendException backendFailure)) {
-                breaker.releasePermission();
-                return CompletableFuture.<T>failedFuture(cause);
+                permit.release();
+                answer.completeExceptionally(cause);
+                return;
             }
-            breaker.onError(elapsed, backendFailure);
-            health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(backendFailure),
-                    clock.instant()));
-            return fallBack.apply(backendFailure);
-        }).thenCompose(stage -> stage);
+            permit.onError(backendFailure);
+            failed(backendFailure);
+            relay(fallBack.apply(backendFailure), answer);
+        });
+        return answer;
+    }
+
+    private <T> void onTimeout(TimeoutException timeout, AtomicBoolean answered, CompletableFuture<T> pending,
+                               CompletableFuture<T> answer,
+                               Function<RateLimiterBackendException, CompletionStage<T>> fallBack, String prefix) {
+        if (!answered.compareAndSet(false, true)) {
+            return;
+        }
+        pending.cancel(false); // a backend that has not sent the call yet drops it
+        RateLimiterBackendException failure = new RateLimiterBackendException(prefix + "backend "
+                + primary.backendName() + " did not answer within " + breaker.config().timeout().toMillis() + " ms",
+                timeout);
+        failed(failure);
+        // Off the timer's thread: whatever the caller chains on the answer must not hold up other timeouts.
+        CompletableFuture.runAsync(() -> relay(fallBack.apply(failure), answer))
+                .exceptionally(error -> {
+                    answer.completeExceptionally(Failures.unwrap(error));
+                    return null;
+                });
+    }
+
+    private void failed(RateLimiterBackendException failure) {
+        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure), clock.instant()));
+    }
+
+    private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
+        from.whenComplete((value, error) -> {
+            if (error == null) {
+                to.complete(value);
+            } else {
+                to.completeExceptionally(Failures.unwrap(error));
+            }
+        });
     }
 
     private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,

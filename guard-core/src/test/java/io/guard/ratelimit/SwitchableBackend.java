@@ -2,14 +2,20 @@ package io.guard.ratelimit;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A backend that decides with a delegate until told to fail, counting the calls that reach it. */
+/**
+ * A backend that decides with a delegate until told to fail or to hang (its calls then wait in {@link #unanswered}
+ * for the test to answer them, late), counting the calls that reach it.
+ */
 final class SwitchableBackend implements RateLimiter {
 
     private final RateLimiter delegate;
     private volatile boolean failing;
+    private volatile boolean hanging;
+    final List<CompletableFuture<BackendOutcome>> unanswered = new CopyOnWriteArrayList<>();
     final AtomicInteger calls = new AtomicInteger();
 
     SwitchableBackend(RateLimiter delegate) {
@@ -20,9 +26,18 @@ final class SwitchableBackend implements RateLimiter {
         this.failing = failing;
     }
 
+    void hanging(boolean hanging) {
+        this.hanging = hanging;
+    }
+
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         calls.incrementAndGet();
+        if (hanging) {
+            CompletableFuture<BackendOutcome> reply = new CompletableFuture<>();
+            unanswered.add(reply);
+            return reply;
+        }
         if (failing) {
             // Like Redisson's timeouts, the cause's message quotes the key: it must not reach events or health.
             return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()

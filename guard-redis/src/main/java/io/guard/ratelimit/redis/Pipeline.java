@@ -106,9 +106,12 @@ final class Pipeline {
                 }
                 List<ScriptCall> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
                 while (!waiting.isEmpty() && batch.size() < maxBatch) {
-                    batch.add(waiting.poll());
+                    ScriptCall call = waiting.poll();
+                    if (!call.reply().isDone()) { // a call answered while queued (cancelled) is not sent
+                        batch.add(call);
+                    }
                 }
-                return batch;
+                return batch.isEmpty() ? next() : batch;
             }
         }
     }

@@ -36,8 +36,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
  * refusals every instance remembers for it.
  *
- * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured: the client's
- * timeouts decide how long an outage costs a call. Under load, calls that arrive while a round trip is in flight
+ * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured; a caller that
+ * stops waiting (Guard's {@code FailoverRateLimiter} bounds every decision) cancels the stage {@link #decide}
+ * returned, and a call not sent yet is then dropped. Under load, calls that arrive while a round trip is in flight
  * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  */
 public final class RedisRateLimiter implements RateLimiter {
@@ -115,7 +116,21 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
+        CompletableFuture<ScriptReply> evaluated = evaluate(policy, key, permits).toCompletableFuture();
+        return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
+    }
+
+    /**
+     * {@code dependent}, whose cancellation (a caller that stopped waiting, see {@code FailoverRateLimiter}) reaches
+     * {@code source} and from there the script call, which is then never sent if it has not been yet.
+     */
+    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> dependent) {
+        dependent.whenComplete((value, error) -> {
+            if (dependent.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        return dependent;
     }
 
     /**
@@ -147,7 +162,8 @@ public final class RedisRateLimiter implements RateLimiter {
             reply = CompletableFuture.failedFuture(e);
         }
         String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
-        return reply.handle((values, error) -> {
+        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
+        return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 throw new RateLimiterBackendException("rate limiter '" + names + "': Redis could not decide ("
@@ -167,7 +183,7 @@ public final class RedisRateLimiter implements RateLimiter {
                 outcomes.add(BackendOutcome.decided(decision));
             }
             return outcomes;
-        });
+        }));
     }
 
     /** The caller has checked the permits, as for {@link #decide}. */
@@ -283,16 +299,17 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        return script(policy, tag, permits, sent, false).thenApply(values -> {
-            ScriptReply scriptReply = toReply(policy, values);
+        CompletableFuture<List<Object>> values = script(policy, tag, permits, sent, false);
+        return cancelling(values, values.thenApply(reply -> {
+            ScriptReply scriptReply = toReply(policy, reply);
             refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
-        });
+        }));
     }
 
     /** Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
-    private CompletionStage<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
-                                                 boolean peek) {
+    private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
+                                                   boolean peek) {
         List<DecideScript.Limit> limits = List.of(limit(policy, tag, permits, sent, peek));
         CompletionStage<List<Object>> reply;
         try {
@@ -300,7 +317,8 @@ public final class RedisRateLimiter implements RateLimiter {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((values, error) -> {
+        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
+        return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
@@ -309,7 +327,7 @@ public final class RedisRateLimiter implements RateLimiter {
                         cause);
             }
             return values;
-        });
+        }));
     }
 
     /**

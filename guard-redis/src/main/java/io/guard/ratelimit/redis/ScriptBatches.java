@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
@@ -54,6 +55,14 @@ final class ScriptBatches {
                 split(reply, group);
             }
         });
+        // Once every decision in it was answered otherwise (timed out and cancelled), the merged call is cancelled
+        // too, so that a connection that has not sent it yet drops it, as it would drop each of them alone.
+        AtomicInteger open = new AtomicInteger(group.size());
+        group.forEach(call -> call.reply().whenComplete((reply, error) -> {
+            if (open.decrementAndGet() == 0 && call.reply().isCancelled()) {
+                merged.reply().cancel(false);
+            }
+        }));
         return merged;
     }
 

@@ -55,6 +55,14 @@ public abstract class ScriptConnection implements AutoCloseable {
      */
     abstract Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed);
 
+    /**
+     * Starts making the connection now, in the background, for a client that connects on first use (Lettuce, a lazy
+     * Redisson client), so that the first decisions do not pay for it; never waits, never fails (an attempt that fails
+     * is made again on first use). Does nothing for a client that is connected already.
+     */
+    public void connectInBackground() {
+    }
+
     /** The client's name, for logs and the actuator: {@code redisson}, {@code lettuce}. */
     public abstract String clientName();
 

@@ -111,9 +111,11 @@ final class PropertyMistakes {
                 continue;
             }
             Object value = wrapper.getPropertyValue(descriptor.getName());
-            if (value != null) {
-                T single = blank.get();
-                new BeanWrapperImpl(single).setPropertyValue(descriptor.getName(), value);
+            T single = blank.get();
+            BeanWrapper target = new BeanWrapperImpl(single);
+            // A subclass's own properties (an instance's tiers) are not the blank's: those have checks of their own.
+            if (value != null && target.isWritableProperty(descriptor.getName())) {
+                target.setPropertyValue(descriptor.getName(), value);
                 check.accept(DataObjectPropertyName.toDashedForm(descriptor.getName()), value, single);
             }
         }

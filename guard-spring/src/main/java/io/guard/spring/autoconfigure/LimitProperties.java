@@ -1,6 +1,5 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
@@ -9,19 +8,7 @@ import io.guard.spring.aop.LimitSettings;
 import java.time.Duration;
 
 /** One limit's settings; unset (null) values come from the next source (annotation, then defaults). */
-public class LimitProperties {
-
-    /** Permits per interval. */
-    private Long rate;
-
-    /** The window or refill period, e.g. 60s or 500ms (built-in default 1s). */
-    private Duration interval;
-
-    /** How permits are counted: SLIDING_LOG (exact, the built-in default), TOKEN_BUCKET or FIXED_WINDOW. */
-    private Algorithm algorithm;
-
-    /** TOKEN_BUCKET only: the most permits that can be taken at once (default: rate). */
-    private Long burst;
+public class LimitProperties extends TierProperties {
 
     /** GLOBAL (one quota for every instance, the default) or PER_INSTANCE. */
     private Scope scope;
@@ -50,9 +37,10 @@ public class LimitProperties {
      */
     private Boolean shadow;
 
+    @Override
     LimitSettings toSettings() {
-        return new LimitSettings(rate, interval, algorithm, burst, scope, timeSource, onBackendFailure, timeout,
-                message, httpHeaders, shadow);
+        return new LimitSettings(getRate(), getInterval(), getAlgorithm(), getBurst(), scope, timeSource,
+                onBackendFailure, timeout, message, httpHeaders, shadow);
     }
 
     public Boolean getShadow() {
@@ -61,38 +49,6 @@ public class LimitProperties {
 
     public void setShadow(Boolean shadow) {
         this.shadow = shadow;
-    }
-
-    public Long getRate() {
-        return rate;
-    }
-
-    public void setRate(Long rate) {
-        this.rate = rate;
-    }
-
-    public Duration getInterval() {
-        return interval;
-    }
-
-    public void setInterval(Duration interval) {
-        this.interval = interval;
-    }
-
-    public Algorithm getAlgorithm() {
-        return algorithm;
-    }
-
-    public void setAlgorithm(Algorithm algorithm) {
-        this.algorithm = algorithm;
-    }
-
-    public Long getBurst() {
-        return burst;
-    }
-
-    public void setBurst(Long burst) {
-        this.burst = burst;
     }
 
     public Scope getScope() {

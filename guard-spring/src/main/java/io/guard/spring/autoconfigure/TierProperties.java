@@ -5,19 +5,23 @@ import io.guard.spring.aop.LimitSettings;
 
 import java.time.Duration;
 
-/** One tier of a limit; what it leaves unset comes from the limit (its properties, annotation, then defaults). */
+/**
+ * How large a quota is: rate, interval, algorithm and burst. All that one tier of a limit may set (what it leaves unset
+ * comes from the limit: its properties, annotation, then defaults), and the first part of every limit's settings
+ * ({@link LimitProperties}).
+ */
 public class TierProperties {
 
-    /** Permits per interval for calls of this tier. */
+    /** Permits per interval. */
     private Long rate;
 
-    /** The window or refill period for calls of this tier, e.g. 60s. */
+    /** The window or refill period, e.g. 60s or 500ms (built-in default 1s). */
     private Duration interval;
 
-    /** How permits are counted for calls of this tier: SLIDING_LOG, TOKEN_BUCKET or FIXED_WINDOW. */
+    /** How permits are counted: SLIDING_LOG (exact, the built-in default), TOKEN_BUCKET or FIXED_WINDOW. */
     private Algorithm algorithm;
 
-    /** TOKEN_BUCKET only: the most permits a call of this tier can take at once (default: rate). */
+    /** TOKEN_BUCKET only: the most permits that can be taken at once (default: rate). */
     private Long burst;
 
     LimitSettings toSettings() {

@@ -122,6 +122,13 @@ class RateLimitFallbackIT {
             return "later " + user;
         }
 
+        /** Two limits on a Mono, decided together without blocking: a refused call spends nothing on either. */
+        @RateLimit(name = "report-wide-mono", key = "'wide'", rate = 3, interval = "60s")
+        @RateLimit(name = "report-narrow-mono", key = "#user", rate = 1, interval = "60s")
+        public Mono<String> reportMono(String user) {
+            return Mono.fromSupplier(() -> "report " + user);
+        }
+
         @RateLimit(name = "failing-fallback", key = "#user", rate = 1, interval = "60s", fallbackMethod = "broken")
         public String failing(String user) {
             return "live";
@@ -229,6 +236,21 @@ class RateLimitFallbackIT {
         // The limits are decided all-or-nothing: the refused call spent nothing on "report-wide", which has one left.
         assertThat(quotes.report("cid")).isEqualTo("report cid");
         assertThat(quotes.report("dan")).isEqualTo("later dan");
+    }
+
+    @Test
+    void aMonoWithTwoLimitsIsDecidedAllOrNothingWithoutBlocking() {
+        Quotes quotes = context.getBean(Quotes.class);
+        assertThat(quotes.reportMono("ann").block(Duration.ofSeconds(10))).isEqualTo("report ann");
+        assertThatThrownBy(() -> quotes.reportMono("ann").block(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(RateLimitExceededException.class,
+                        e -> assertThat(e.policyName()).isEqualTo("report-narrow-mono"));
+        assertThat(quotes.reportMono("bob").block(Duration.ofSeconds(10))).isEqualTo("report bob");
+        // The refused call spent nothing on "report-wide-mono": its third permit is still there for cid.
+        assertThat(quotes.reportMono("cid").block(Duration.ofSeconds(10))).isEqualTo("report cid");
+        assertThatThrownBy(() -> quotes.reportMono("dan").block(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(RateLimitExceededException.class,
+                        e -> assertThat(e.policyName()).isEqualTo("report-wide-mono"));
     }
 
     @Test

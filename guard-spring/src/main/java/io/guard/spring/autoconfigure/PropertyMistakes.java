@@ -111,9 +111,11 @@ final class PropertyMistakes {
                 continue;
             }
             Object value = wrapper.getPropertyValue(descriptor.getName());
-            if (value != null) {
-                T single = blank.get();
-                new BeanWrapperImpl(single).setPropertyValue(descriptor.getName(), value);
+            T single = blank.get();
+            BeanWrapper singleWrapper = new BeanWrapperImpl(single);
+            // an instance's tiers and default tier are no property of the blank limit: LimitSpecFactory checks them
+            if (value != null && singleWrapper.isWritableProperty(descriptor.getName())) {
+                singleWrapper.setPropertyValue(descriptor.getName(), value);
                 check.accept(DataObjectPropertyName.toDashedForm(descriptor.getName()), value, single);
             }
         }

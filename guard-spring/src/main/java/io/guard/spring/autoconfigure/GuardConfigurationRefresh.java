@@ -18,6 +18,7 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ import java.util.regex.Pattern;
  * <p>Other {@code guard.rate-limit} keys (scope, keys, routes, tiers added or removed, ...) are read once at
  * start-up: a change to them is logged as needing a restart and not applied.
  */
-final class GuardConfigurationRefresh implements ApplicationListener<EnvironmentChangeEvent> {
+final class GuardConfigurationRefresh implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
 
     private static final Logger log = LoggerFactory.getLogger(GuardConfigurationRefresh.class);
 
@@ -61,6 +62,15 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
         this.live = live;
         this.methods = methods;
         this.routes = routes;
+    }
+
+    /**
+     * Before Spring Cloud's rebinding of {@code @ConfigurationProperties} beans, which fails the whole refresh on a
+     * {@code guard.*} key that {@code GuardProperties} does not know: the warning naming it is logged all the same.
+     */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
     }
 
     @Override

@@ -73,6 +73,11 @@ class ConfigurationRefreshIT {
             return "ok";
         }
 
+        @RateLimit(name = "plans", key = "#user", tier = "#plan", interval = "1h")
+        public String plan(String user, String plan) {
+            return "ok";
+        }
+
         @RateLimit(name = "layered", key = "#user", rate = 5, interval = "1h")
         public String layered(String user) {
             return "ok";
@@ -84,7 +89,8 @@ class ConfigurationRefreshIT {
         context = RedisBacked.start(new AnnotationConfigApplicationContext(), redis, c -> {
             c.register(App.class);
             c.getEnvironment().getPropertySources().addFirst(new MapPropertySource("refreshed", refreshed));
-        }, "guard.rate-limit.instances.steady.rate=2", "management.endpoints.jmx.exposure.include=guard",
+        }, "guard.rate-limit.instances.steady.rate=2", "guard.rate-limit.instances.plans.tiers.free.rate=2",
+                "guard.rate-limit.instances.plans.tiers.pro.rate=100", "management.endpoints.jmx.exposure.include=guard",
                 "management.endpoints.web.exposure.include=guard");
     }
 
@@ -146,6 +152,27 @@ class ConfigurationRefreshIT {
         quotas.steady("cy");
         quotas.steady("cy");
         assertThatThrownBy(() -> quotas.steady("cy")).isInstanceOf(RateLimitExceededException.class);
+    }
+
+    @Test
+    void anUnknownPropertyChangesNoLimitAndIsLogged(CapturedOutput output) {
+        refreshed.put("guard.rate-limit.instances.x.rate", "50");
+        refreshed.put("guard.rate-limit.instances.x.rat", "10");
+
+        // Spring Cloud's rebinding of GuardProperties (unknown fields not ignored) fails the refresh itself
+        assertThatThrownBy(() -> refresh(Set.of("guard.rate-limit.instances.x.rate",
+                "guard.rate-limit.instances.x.rat"))).hasStackTraceContaining("guard.rate-limit.instances.x.rat");
+        assertThat(context.getBean(RateLimiterRegistry.class).find("x").orElseThrow().rate()).isEqualTo(5);
+        assertThat(output.getOut()).contains("guard.rate-limit.instances.x.rat");
+    }
+
+    @Test
+    void aTierFollowsTheRefreshedConfiguration() {
+        change("guard.rate-limit.instances.plans.tiers.free.rate", "4");
+
+        RateLimiterRegistry registry = context.getBean(RateLimiterRegistry.class);
+        assertThat(registry.find("plans.free").orElseThrow().rate()).isEqualTo(4);
+        assertThat(registry.find("plans.pro").orElseThrow().rate()).isEqualTo(100);
     }
 
     @Test

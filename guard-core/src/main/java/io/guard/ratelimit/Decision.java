@@ -1,6 +1,7 @@
 package io.guard.ratelimit;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -20,5 +21,23 @@ public record Decision(boolean allowed, long remaining, Duration retryAfter, Dur
         if (remaining < 0) {
             throw new IllegalArgumentException("remaining must not be negative but was " + remaining);
         }
+    }
+
+    /**
+     * Which decision answers for a group of limits decided together: the first when all allowed, else the refusal
+     * with the longest {@code retryAfter}, the earliest time at which the whole group could pass.
+     *
+     * @return an index into {@code group}, which must not be empty
+     */
+    public static int answering(List<Decision> group) {
+        int answer = 0;
+        for (int i = 0; i < group.size(); i++) {
+            Decision decision = group.get(i);
+            Decision best = group.get(answer);
+            if (!decision.allowed() && (best.allowed() || decision.retryAfter().compareTo(best.retryAfter()) > 0)) {
+                answer = i;
+            }
+        }
+        return answer;
     }
 }

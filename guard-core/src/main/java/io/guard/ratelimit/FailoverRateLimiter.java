@@ -6,12 +6,16 @@ import io.guard.breaker.CircuitBreakerConfig;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,9 +25,12 @@ import java.util.function.Supplier;
  *
  * <p>A Guard {@link CircuitBreaker} watches the backend, so an outage costs a few timeouts rather than one per
  * call: while the breaker is open, calls skip the backend and go straight to the failure policy, and a half-open
- * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker; a
- * refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker, whose view of the
- * backend comes from round trips only.
+ * trial call finds out when the backend is back. The breaker's {@link CircuitBreakerConfig#timeout() timeout} bounds
+ * every call to the backend, trial calls included, whatever the Redis client's own timeouts and retries: a call
+ * unanswered by then is a failure, decided by the failure policy, and the backend's stage is cancelled so that it can
+ * drop the call if it has not sent it yet; its late reply is ignored. Refusals for lack of permits are successes for
+ * the breaker; a refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker,
+ * whose view of the backend comes from round trips only.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
@@ -48,17 +55,37 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     /**
-     * A breaker configuration suited to a backend that is either there or not: opens when half of the last 10
-     * calls (at least 3) failed or took a second or more, probes with one call after 2 seconds.
+     * How long a decision may wait for the backend unless told otherwise; see
+     * {@link #recommendedBreakerConfig(Duration)}.
      */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
+
+    /** {@link #recommendedBreakerConfig(Duration)} with {@link #DEFAULT_TIMEOUT}. */
     public static CircuitBreakerConfig recommendedBreakerConfig() {
+        return recommendedBreakerConfig(DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * A breaker configuration suited to a backend that is either there or not: every decision waits at most
+     * {@code timeout} for the backend (the breaker's {@link CircuitBreakerConfig#timeout() timeout}, so trial calls
+     * too), the breaker opens when at least 3 of the last 5 calls failed or timed out, and probes with one call
+     * after 2 seconds. A window of 5 rather than 10 means a healthy history delays the opening by no more than
+     * one failure: 3 failures open it, however many calls succeeded before.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public static CircuitBreakerConfig recommendedBreakerConfig(Duration timeout) {
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("backend timeout must be positive but was " + timeout);
+        }
         return CircuitBreakerConfig.builder()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(10)
+                .slidingWindowSize(5)
                 .minimumNumberOfCalls(3)
                 .failureRateThreshold(50f)
-                .slowCallDurationThreshold(Duration.ofSeconds(1))
-                .slowCallRateThreshold(50f)
+                .slowCallDurationThreshold(timeout)
+                .slowCallRateThreshold(100f)
+                .timeout(timeout)
                 .waitDurationInOpenState(Duration.ofSeconds(2))
                 .permittedNumberOfCallsInHalfOpenState(1)
                 .build();
@@ -103,30 +130,20 @@ public final class FailoverRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
-        if (!breaker.tryAcquirePermission()) {
-            return fallBack(policy, key, permits, skipped("rate limiter '" + policy.name() + "': "));
-        }
-        long start = breaker.currentTimeNanos();
-        CompletionStage<BackendOutcome> call;
-        try {
-            call = primary.decide(policy, key, permits);
-        } catch (RuntimeException e) {
-            call = CompletableFuture.failedFuture(e);
-        }
-        return call.handle((decided, error) -> {
-            long elapsed = breaker.currentTimeNanos() - start;
-            if (error == null) {
-                succeeded(elapsed);
-                return CompletableFuture.completedFuture(decided);
-            }
-            Throwable cause = Failures.unwrap(error);
-            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
-                breaker.releasePermission();
-                return CompletableFuture.<BackendOutcome>failedFuture(cause);
-            }
-            failed(elapsed, backendFailure);
-            return fallBack(policy, key, permits, backendFailure);
-        }).thenCompose(stage -> stage);
+        return guarded(() -> primary.decide(policy, key, permits),
+                failure -> fallBack(policy, key, permits, failure), "rate limiter '" + policy.name() + "': ");
+    }
+
+    /**
+     * All-or-nothing through the primary; when it cannot decide, each limit's failure policy answers for that
+     * limit, as for a single decision: any {@code FAIL_CLOSED} limit fails the call, {@code FAIL_OPEN} limits allow,
+     * and the {@code LOCAL} limits are decided in process, all-or-nothing among themselves.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        return guarded(() -> primary.decideAll(requests), failure -> fallBackAll(requests, failure),
+                "rate limiter '" + names + "': ");
     }
 
     /**
@@ -135,7 +152,8 @@ public final class FailoverRateLimiter implements RateLimiter {
      */
     @Override
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
-        return guarded(policy, "inspect", () -> primary.inspect(policy, key));
+        return guarded(() -> primary.inspect(policy, key), CompletableFuture::failedFuture,
+                "rate limiter '" + policy.name() + "': cannot inspect the quota: ");
     }
 
     /**
@@ -145,66 +163,127 @@ public final class FailoverRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
         local.reset(policy, key);
-        return guarded(policy, "reset", () -> primary.reset(policy, key));
+        return guarded(() -> primary.reset(policy, key), CompletableFuture::failedFuture,
+                "rate limiter '" + policy.name() + "': cannot reset the quota: ");
     }
 
-    private <T> CompletionStage<T> guarded(RateLimitPolicy policy, String operation,
-                                           Supplier<CompletionStage<T>> call) {
-        if (!breaker.tryAcquirePermission()) {
-            return CompletableFuture.failedFuture(skipped("rate limiter '" + policy.name() + "': cannot " + operation
-                    + " the quota: "));
+    /**
+     * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer;
+     * {@code prefix} says whose call it was in the failure's message. The first of the reply and the breaker's
+     * timeout answers; the other finds the answer taken and does nothing, so a reply that comes late is never applied,
+     * and a timed-out call is answered by {@code fallBack} once.
+     */
+    private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
+                                           Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
+                                           String prefix) {
+        CircuitBreaker.Permit permit = breaker.tryAcquire();
+        if (permit == null) {
+            CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
+                    breaker.remainingOpenTime());
+            return fallBack.apply(new RateLimiterBackendException(prefix + "backend " + primary.backendName()
+                    + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open));
         }
-        long start = breaker.currentTimeNanos();
-        CompletionStage<T> stage;
+        CompletableFuture<T> pending;
         try {
-            stage = call.get();
+            pending = call.get().toCompletableFuture();
         } catch (RuntimeException e) {
-            stage = CompletableFuture.failedFuture(e);
+            pending = CompletableFuture.failedFuture(e);
         }
-        return stage.handle((value, error) -> {
-            long elapsed = breaker.currentTimeNanos() - start;
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        AtomicBoolean answered = new AtomicBoolean();
+        if (!pending.isDone()) {
+            CompletableFuture<T> sent = pending;
+            permit.whenTimedOut(timeout -> onTimeout(timeout, answered, sent, answer, fallBack, prefix));
+        }
+        pending.whenComplete((result, error) -> {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
             if (error == null) {
-                succeeded(elapsed);
-                return value;
+                permit.onSuccess();
+                BackendHealth last = health.get();
+                if (!last.up()) {
+                    health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
+                            last.lastErrorTime()));
+                }
+                answer.complete(result);
+                return;
             }
             Throwable cause = Failures.unwrap(error);
-            if (cause instanceof RateLimiterBackendException backendFailure) {
-                failed(elapsed, backendFailure);
-            } else {
-                breaker.releasePermission();
+            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
+                permit.release();
+                answer.completeExceptionally(cause);
+                return;
             }
-            throw new CompletionException(cause);
+            permit.onError(backendFailure);
+            failed(backendFailure);
+            relay(fallBack.apply(backendFailure), answer);
+        });
+        return answer;
+    }
+
+    private <T> void onTimeout(TimeoutException timeout, AtomicBoolean answered, CompletableFuture<T> pending,
+                               CompletableFuture<T> answer,
+                               Function<RateLimiterBackendException, CompletionStage<T>> fallBack, String prefix) {
+        if (!answered.compareAndSet(false, true)) {
+            return;
+        }
+        pending.cancel(false); // a backend that has not sent the call yet drops it
+        RateLimiterBackendException failure = new RateLimiterBackendException(prefix + "backend "
+                + primary.backendName() + " did not answer within " + breaker.config().timeout().toMillis() + " ms",
+                timeout);
+        failed(failure);
+        // Off the timer's thread: whatever the caller chains on the answer must not hold up other timeouts.
+        CompletableFuture.runAsync(() -> relay(fallBack.apply(failure), answer))
+                .exceptionally(error -> {
+                    answer.completeExceptionally(Failures.unwrap(error));
+                    return null;
+                });
+    }
+
+    private void failed(RateLimiterBackendException failure) {
+        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure), clock.instant()));
+    }
+
+    private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
+        from.whenComplete((value, error) -> {
+            if (error == null) {
+                to.complete(value);
+            } else {
+                to.completeExceptionally(Failures.unwrap(error));
+            }
         });
     }
 
-    /** The failure of a call the open breaker kept from the primary; {@code prefix} says whose call it was. */
-    private RateLimiterBackendException skipped(String prefix) {
-        CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
-                breaker.remainingOpenTime());
-        return new RateLimiterBackendException(prefix + "backend " + primary.backendName()
-                + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open);
-    }
-
-    private void succeeded(long elapsedNanos) {
-        breaker.onSuccess(elapsedNanos);
-        BackendHealth last = health.get();
-        if (!last.up()) {
-            health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
-                    last.lastErrorTime()));
+    private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,
+                                                             RateLimiterBackendException failure) {
+        if (requests.stream().anyMatch(r -> r.policy().onBackendFailure() == BackendFailurePolicy.FAIL_CLOSED)) {
+            return CompletableFuture.failedFuture(failure);
         }
+        List<RateLimitRequest> local = requests.stream()
+                .filter(r -> r.policy().onBackendFailure() == BackendFailurePolicy.LOCAL).toList();
+        CompletionStage<List<BackendOutcome>> decidedLocally = local.isEmpty()
+                ? CompletableFuture.completedFuture(List.of()) : this.local.decideAll(local);
+        return decidedLocally.thenApply(localOutcomes -> {
+            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+            int next = 0;
+            for (RateLimitRequest request : requests) {
+                Decision decision = request.policy().onBackendFailure() == BackendFailurePolicy.LOCAL
+                        ? localOutcomes.get(next++).decision() : allowed(request.policy(), request.permits());
+                outcomes.add(new BackendOutcome(decision, failure));
+            }
+            return outcomes;
+        });
     }
 
-    private void failed(long elapsedNanos, RateLimiterBackendException failure) {
-        breaker.onError(elapsedNanos, failure);
-        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure),
-                clock.instant()));
+    private static Decision allowed(RateLimitPolicy policy, long permits) {
+        return new Decision(true, Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate());
     }
 
     private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,
                                                      RateLimiterBackendException failure) {
         return switch (policy.onBackendFailure()) {
-            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(new Decision(true,
-                    Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate()), failure));
+            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(allowed(policy, permits), failure));
             case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
             case LOCAL -> local.decide(policy, key, permits)
                     .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));

@@ -1,5 +1,7 @@
 package io.guard.ratelimit;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -30,6 +32,38 @@ public interface RateLimiter extends AutoCloseable {
      * {@link RateLimiterBackendException}, unless a failure policy answered: then the outcome carries the failure.
      */
     CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits);
+
+    /**
+     * Decides several limits of one call all-or-nothing: the permits are taken on every limit if every limit has
+     * them now, else on none. The outcomes are in the order of {@code requests}, each the decision its limit took on
+     * its own state; the call is allowed when every outcome is, and when one is not, no permit was spent on any limit
+     * (an outcome that says allowed in a refused group spent nothing either). The caller has checked every request's
+     * permits.
+     *
+     * <p>The in-process and single-server Redis backends decide a group atomically. This default, for a backend that
+     * cannot, decides the limits one by one in order and stops at the first refusal, leaving the permits granted by
+     * the limits before it spent; the outcomes of the limits after it are missing (the list is shorter).
+     */
+    default CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        return decideInOrder(this, requests);
+    }
+
+    /** {@link #decideAll}'s fallback: one limit after the other, stopping at the first refusal or failure. */
+    static CompletionStage<List<BackendOutcome>> decideInOrder(RateLimiter limiter, List<RateLimitRequest> requests) {
+        CompletionStage<List<BackendOutcome>> chain = CompletableFuture.completedFuture(new ArrayList<>());
+        for (RateLimitRequest request : requests) {
+            chain = chain.thenCompose(outcomes -> {
+                if (!outcomes.isEmpty() && !outcomes.get(outcomes.size() - 1).decision().allowed()) {
+                    return CompletableFuture.completedFuture(outcomes);
+                }
+                return limiter.decide(request.policy(), request.key(), request.permits()).thenApply(outcome -> {
+                    outcomes.add(outcome);
+                    return outcomes;
+                });
+            });
+        }
+        return chain.thenApply(List::copyOf);
+    }
 
     /**
      * The refusal this backend would answer for exactly this request without asking its store (a remembered

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +108,61 @@ public final class RateLimiterRegistry implements AutoCloseable {
         Limit limit = require(name);
         limit.policy().checkPermits(permits);
         return attempt(limit, key, permits).thenApply(BackendOutcome::decision);
+    }
+
+    /**
+     * Decides several limits of one call all-or-nothing ({@link RateLimiter#decideAll}), each by the policy registered
+     * under its request's policy name, waiting up to {@code maxWait} (zero: not at all) for the whole group: a refused
+     * group is tried again after the longest {@code retryAfter} among its refusing limits. Returns the decisions of
+     * the final try in order; the call is allowed when all are. Only the final try is counted and reported: a
+     * refused group counts its refusing limits (the others granted nothing), an allowed group a permit on each. A
+     * backend that cannot decide a group atomically stops at the first refusal, and the list is then shorter.
+     *
+     * @throws IllegalArgumentException (in the stage) if a name is not registered or permits are out of range
+     */
+    public CompletionStage<List<Decision>> acquireAll(List<RateLimitRequest> requests, Duration maxWait) {
+        List<Limit> group = new ArrayList<>(requests.size());
+        List<RateLimitRequest> resolved = new ArrayList<>(requests.size());
+        try {
+            for (RateLimitRequest request : requests) {
+                Limit limit = require(request.policy().name());
+                limit.policy().checkPermits(request.permits());
+                group.add(limit);
+                resolved.add(new RateLimitRequest(limit.policy(), request.key(), request.permits()));
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        AtomicLong lastStart = new AtomicLong();
+        Supplier<CompletionStage<List<BackendOutcome>>> attempt = () -> {
+            lastStart.set(nanoTime.getAsLong());
+            try {
+                return backend.decideAll(resolved);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        };
+        CompletionStage<List<BackendOutcome>> decided = maxWait.isZero() ? attempt.get()
+                : new RetryingAcquire(timer(), nanoTime).acquire(attempt, RateLimiterRegistry::verdict, maxWait);
+        return decided.handle((outcomes, error) -> {
+            long latency = nanoTime.getAsLong() - lastStart.get();
+            if (error != null) {
+                group.forEach(limit -> record(limit, null, error, latency));
+                throw error instanceof CompletionException c ? c : new CompletionException(error);
+            }
+            boolean allowed = verdict(outcomes).allowed();
+            for (int i = 0; i < outcomes.size(); i++) {
+                if (allowed || !outcomes.get(i).decision().allowed()) {
+                    record(group.get(i), outcomes.get(i), null, latency);
+                }
+            }
+            return outcomes.stream().map(BackendOutcome::decision).toList();
+        });
+    }
+
+    private static Decision verdict(List<BackendOutcome> outcomes) {
+        List<Decision> decisions = outcomes.stream().map(BackendOutcome::decision).toList();
+        return decisions.get(Decision.answering(decisions));
     }
 
     /**

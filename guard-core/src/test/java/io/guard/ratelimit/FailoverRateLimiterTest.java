@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,6 +55,40 @@ class FailoverRateLimiterTest {
         assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
         assertThat(registry.recentEvents("open")).extracting(GuardEvent::type)
                 .containsExactly(GuardEvent.Type.BACKEND_FAILURE);
+    }
+
+    @Test
+    void aGroupFallsBackLimitByLimitWithTheLocalLimitsAllOrNothing() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        register("local", BackendFailurePolicy.LOCAL);
+        RateLimitPolicy narrow = registry.register(new RateLimitPolicy("local-narrow", Algorithm.FIXED_WINDOW, 1,
+                Duration.ofSeconds(1), 0, Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.LOCAL));
+        List<RateLimitRequest> group = List.of(request("open"), request("local"), request(narrow.name()));
+        redis.failing(true);
+
+        assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
+                .extracting(Decision::allowed).containsExactly(true, true, true);
+        assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
+                .extracting(Decision::allowed).as("the narrow LOCAL limit refuses").containsExactly(true, true, false);
+
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).as("the refused group spent nothing").isTrue();
+        assertThat(registry.tryAcquire("local", "k", 1).allowed()).isFalse();
+        assertThat(registry.stats("open").errors()).isEqualTo(1);
+    }
+
+    @Test
+    void aGroupWithAFailClosedLimitFailsWhenTheBackendDoes() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        register("closed", BackendFailurePolicy.FAIL_CLOSED);
+        redis.failing(true);
+
+        assertThatThrownBy(() -> registry.acquireAll(List.of(request("open"), request("closed")), Duration.ZERO)
+                .toCompletableFuture().join()).hasCauseInstanceOf(RateLimiterBackendException.class);
+        assertThat(registry.stats("closed").errors()).isEqualTo(1);
+    }
+
+    private RateLimitRequest request(String name) {
+        return new RateLimitRequest(registry.find(name).orElseThrow(), "k", 1);
     }
 
     @Test
@@ -175,5 +212,93 @@ class FailoverRateLimiterTest {
 
         assertThat(registry.tryAcquire("quota", "k", 1).allowed()).as("decided locally, quota whole again").isTrue();
         assertThat(policy.onBackendFailure()).isEqualTo(BackendFailurePolicy.LOCAL);
+    }
+
+    @Test
+    void aDecisionTheBackendLeavesUnansweredFollowsThePolicyAfterTheTimeoutAndItsLateReplyIsIgnored() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.minusMillis(1));
+        assertThat(pending).as("still within the timeout").isNotDone();
+        breakerClock.advance(Duration.ofMillis(1));
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
+        assertThat(failover.health().orElseThrow().lastError())
+                .isEqualTo("RateLimiterBackendException <- TimeoutException");
+        CompletableFuture<BackendOutcome> late = redis.unanswered.get(0);
+        assertThat(late).as("the backend may drop a call it has not sent").isCancelled();
+        assertThat(breaker.snapshot().failedCalls()).isEqualTo(1);
+
+        late.complete(BackendOutcome.decided(new Decision(false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), 2)));
+        assertThat(breaker.snapshot().failedCalls()).as("a late reply is not recorded again").isEqualTo(1);
+        assertThat(breaker.snapshot().successfulCalls()).isZero();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
+    }
+
+    @Test
+    void aTimedOutDecisionUnderFailClosedIsARefusalNamingTheTimeout() {
+        register("closed", BackendFailurePolicy.FAIL_CLOSED);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("closed", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+
+        assertThatThrownBy(pending::join).hasCauseInstanceOf(RateLimiterBackendException.class)
+                .hasMessageContaining("'closed'").hasMessageContaining("did not answer within 250 ms");
+    }
+
+    @Test
+    void aTimedOutDecisionUnderLocalIsDecidedInProcessOnce() {
+        register("local", BackendFailurePolicy.LOCAL);
+        redis.hanging(true);
+        List<CompletableFuture<Decision>> pending = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            pending.add(registry.tryAcquireAsync("local", "k", 1).toCompletableFuture());
+        }
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+
+        assertThat(pending).extracting(p -> p.join().allowed()).containsExactlyInAnyOrder(true, true, false);
+        redis.unanswered.forEach(late -> late.complete(BackendOutcome.decided(
+                new Decision(true, 1, Duration.ZERO, Duration.ZERO, 2))));
+        assertThat(registry.stats("local")).isEqualTo(new LimiterStats(0, 0, 3));
+    }
+
+    @Test
+    void threeTimeoutsOpenTheBreakerAfterAHealthyHistoryAndTheTrialCallHasTheSameBound() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        for (int i = 0; i < 20; i++) {
+            registry.tryAcquire("open", "k" + i, 1);
+        }
+        redis.hanging(true);
+        for (int i = 0; i < 3; i++) {
+            assertThat(breaker.state()).isEqualTo(State.CLOSED);
+            CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+            breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+            assertThat(pending.join().allowed()).isTrue();
+        }
+        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        int callsWhenOpened = redis.calls.get();
+        assertThat(registry.tryAcquireAsync("open", "k", 1).toCompletableFuture()).as("answered without a round trip")
+                .isCompletedWithValueMatching(Decision::allowed);
+        assertThat(redis.calls).hasValue(callsWhenOpened);
+
+        breakerClock.advance(Duration.ofSeconds(2));
+        CompletableFuture<Decision> trial = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        assertThat(redis.calls).as("the trial call reaches the backend").hasValue(callsWhenOpened + 1);
+        assertThat(trial).isNotDone();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+        assertThat(trial.join().allowed()).isTrue();
+        assertThat(breaker.state()).as("the trial timed out").isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void theRecommendedConfigurationNeedsAPositiveTimeout() {
+        assertThatThrownBy(() -> FailoverRateLimiter.recommendedBreakerConfig(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

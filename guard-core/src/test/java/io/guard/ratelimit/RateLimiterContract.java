@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -36,6 +37,14 @@ public abstract class RateLimiterContract {
     /** Asserts that the backend holds no state at all (nothing was written). */
     protected abstract void assertNothingStored();
 
+    /**
+     * Whether the backend decides a group of limits all-or-nothing; one that cannot (Redis Cluster, where the limits
+     * live in different slots) stops at the first refusal, leaving earlier limits' permits spent.
+     */
+    protected boolean decidesGroupsAtomically() {
+        return true;
+    }
+
     @BeforeEach
     void createLimiter() {
         clock = new MutableClock(T0);
@@ -60,6 +69,36 @@ public abstract class RateLimiterContract {
 
     private void at(long millis) {
         clock.set(T0.plusMillis(millis));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Algorithm.class)
+    void aGroupOfLimitsSpendsOnEveryLimitOrOnNone(Algorithm algorithm) {
+        RateLimitPolicy wide = policy("group-wide-" + algorithm, algorithm, 5, Duration.ofSeconds(1));
+        RateLimitPolicy narrow = policy("group-narrow-" + algorithm, Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1));
+        List<RateLimitRequest> group = List.of(new RateLimitRequest(wide, "k", 1), new RateLimitRequest(narrow, "k", 1));
+        for (int call = 0; call < 2; call++) {
+            assertThat(limiter.decideAll(group).toCompletableFuture().join())
+                    .extracting(outcome -> outcome.decision().allowed()).containsExactly(true, true);
+        }
+        List<BackendOutcome> third = limiter.decideAll(group).toCompletableFuture().join();
+        assertThat(third.get(third.size() - 1).decision().allowed()).as("refused by the narrow limit").isFalse();
+        assertThat(third.get(third.size() - 1).decision().retryAfter()).isPositive();
+
+        long spentOnWide = decidesGroupsAtomically() ? 2 : 3;
+        assertThat(take(wide, "k", 1).remaining()).as("the wide limit spent %d permits, then this one", spentOnWide)
+                .isEqualTo(5 - spentOnWide - 1);
+    }
+
+    @Test
+    void aGroupRefusedByItsFirstLimitSpendsNothingOnTheOthers() {
+        RateLimitPolicy first = policy("group-first", Algorithm.FIXED_WINDOW, 1, Duration.ofSeconds(1));
+        RateLimitPolicy second = policy("group-second", Algorithm.TOKEN_BUCKET, 3, Duration.ofSeconds(1));
+        assertThat(take(first, "k", 1).allowed()).isTrue();
+        List<BackendOutcome> refused = limiter.decideAll(List.of(new RateLimitRequest(first, "k", 1),
+                new RateLimitRequest(second, "k", 2))).toCompletableFuture().join();
+        assertThat(refused.get(0).decision().allowed()).isFalse();
+        assertThat(take(second, "k", 3).allowed()).as("the second limit still has all 3").isTrue();
     }
 
     @ParameterizedTest

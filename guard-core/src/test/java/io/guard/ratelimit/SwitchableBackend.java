@@ -1,14 +1,21 @@
 package io.guard.ratelimit;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A backend that decides with a delegate until told to fail, counting the calls that reach it. */
+/**
+ * A backend that decides with a delegate until told to fail or to hang (its calls then wait in {@link #unanswered}
+ * for the test to answer them, late), counting the calls that reach it.
+ */
 final class SwitchableBackend implements RateLimiter {
 
     private final RateLimiter delegate;
     private volatile boolean failing;
+    private volatile boolean hanging;
+    final List<CompletableFuture<BackendOutcome>> unanswered = new CopyOnWriteArrayList<>();
     final AtomicInteger calls = new AtomicInteger();
 
     SwitchableBackend(RateLimiter delegate) {
@@ -19,9 +26,18 @@ final class SwitchableBackend implements RateLimiter {
         this.failing = failing;
     }
 
+    void hanging(boolean hanging) {
+        this.hanging = hanging;
+    }
+
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         calls.incrementAndGet();
+        if (hanging) {
+            CompletableFuture<BackendOutcome> reply = new CompletableFuture<>();
+            unanswered.add(reply);
+            return reply;
+        }
         if (failing) {
             // Like Redisson's timeouts, the cause's message quotes the key: it must not reach events or health.
             return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()
@@ -45,6 +61,16 @@ final class SwitchableBackend implements RateLimiter {
     private static RateLimiterBackendException failure(RateLimitPolicy policy, String key) {
         return new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not answer",
                 new IllegalStateException("timeout, params: [" + key + "]"));
+    }
+
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        calls.incrementAndGet();
+        if (failing) {
+            return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiters: Redis could not "
+                    + "decide", new IllegalStateException("timeout")));
+        }
+        return delegate.decideAll(requests);
     }
 
     @Override

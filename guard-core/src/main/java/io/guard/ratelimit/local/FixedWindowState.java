@@ -31,6 +31,18 @@ final class FixedWindowState implements LimitState {
     }
 
     @Override
+    public Runnable mark() {
+        long s = start;
+        long c = count;
+        long e = expiresAt;
+        return () -> {
+            start = s;
+            count = c;
+            expiresAt = e;
+        };
+    }
+
+    @Override
     public long expiresAtMicros() {
         return expiresAt;
     }

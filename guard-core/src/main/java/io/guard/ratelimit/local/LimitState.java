@@ -16,6 +16,13 @@ interface LimitState {
      */
     Decision decide(RateLimitPolicy policy, long nowMicros, long permits, boolean spend);
 
+    /**
+     * What puts this state back as it is now, for a group of limits decided all-or-nothing: run it (holding the
+     * monitor) to undo the decisions taken since, newest first when several states are involved. Records that
+     * expired meanwhile stay dropped: they count for nothing at any later time.
+     */
+    Runnable mark();
+
     /** From this instant on the state is equivalent to no state at all and may be dropped. */
     long expiresAtMicros();
 }

@@ -7,15 +7,23 @@ import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.BackendOutcome;
+import io.guard.ratelimit.RateLimitRequest;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The same algorithms and {@link Decision}s as the Redis backend, in this process: for a single instance, for
@@ -44,13 +52,59 @@ public final class LocalRateLimiter implements RateLimiter {
         return CompletableFuture.completedFuture(BackendOutcome.decided(decideNow(policy, key, permits)));
     }
 
-    private Decision decideNow(RateLimitPolicy policy, String key, long permits) {
-        String id = id(policy, policy.algorithm(), key);
-        if (decisions.incrementAndGet() % SWEEP_EVERY == 0) {
-            sweep();
-        }
+    /**
+     * All-or-nothing, atomically: holds every involved state's monitor (in one global order, so two groups never
+     * wait on each other), decides each limit in turn and, if any refuses, puts every state back as it was.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
         while (true) {
-            Slot slot = slots.computeIfAbsent(id, k -> new Slot(newState(policy)));
+            Map<String, Slot> involved = new TreeMap<>();
+            for (RateLimitRequest request : requests) {
+                involved.computeIfAbsent(id(request.policy(), request.key()), slotFor(request.policy()));
+            }
+            List<BackendOutcome> outcomes = underMonitors(new ArrayList<>(involved.values()), 0,
+                    () -> decideGroup(requests, involved));
+            if (outcomes != null) {
+                return CompletableFuture.completedFuture(outcomes);
+            }
+        }
+    }
+
+    /** Runs {@code group} holding the monitors of {@code held} from {@code from} on; null if one was swept away. */
+    private static List<BackendOutcome> underMonitors(List<Slot> held, int from,
+                                                      Supplier<List<BackendOutcome>> group) {
+        if (from == held.size()) {
+            return group.get();
+        }
+        Slot slot = held.get(from);
+        synchronized (slot) {
+            return slot.removed ? null : underMonitors(held, from + 1, group);
+        }
+    }
+
+    private List<BackendOutcome> decideGroup(List<RateLimitRequest> requests, Map<String, Slot> involved) {
+        long now = Micros.now(clock);
+        Deque<Runnable> undo = new ArrayDeque<>();
+        List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+        boolean refused = false;
+        for (RateLimitRequest request : requests) {
+            LimitState state = involved.get(id(request.policy(), request.key())).state;
+            undo.push(state.mark());
+            Decision decision = state.decide(request.policy(), now, request.permits(), true);
+            refused |= !decision.allowed();
+            outcomes.add(BackendOutcome.decided(decision));
+        }
+        if (refused) {
+            undo.forEach(Runnable::run);
+        }
+        return outcomes;
+    }
+
+    private Decision decideNow(RateLimitPolicy policy, String key, long permits) {
+        String id = id(policy, key);
+        while (true) {
+            Slot slot = slotFor(policy).apply(id);
             synchronized (slot) {
                 if (!slot.removed) {
                     return slot.state.decide(policy, Micros.now(clock), permits, true);
@@ -64,7 +118,7 @@ public final class LocalRateLimiter implements RateLimiter {
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
         long now = Micros.now(clock);
-        Slot slot = slots.get(id(policy, policy.algorithm(), key));
+        Slot slot = slots.get(id(policy, key));
         if (slot != null) {
             synchronized (slot) {
                 if (!slot.removed) {
@@ -88,6 +142,24 @@ public final class LocalRateLimiter implements RateLimiter {
             }
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    private static String id(RateLimitPolicy policy, String key) {
+        return id(policy, policy.algorithm(), key);
+    }
+
+    private static String id(RateLimitPolicy policy, Algorithm algorithm, String key) {
+        return RateLimitKeys.hashTag(policy.name(), key) + ":" + algorithm;
+    }
+
+    /** The slot of an id, made for {@code policy} if missing; counts a decision towards the next sweep. */
+    private Function<String, Slot> slotFor(RateLimitPolicy policy) {
+        return id -> {
+            if (decisions.incrementAndGet() % SWEEP_EVERY == 0) {
+                sweep();
+            }
+            return slots.computeIfAbsent(id, k -> new Slot(newState(policy)));
+        };
     }
 
     @Override
@@ -130,10 +202,6 @@ public final class LocalRateLimiter implements RateLimiter {
                 }
             }
         }
-    }
-
-    private static String id(RateLimitPolicy policy, Algorithm algorithm, String key) {
-        return RateLimitKeys.hashTag(policy.name(), key) + ":" + algorithm;
     }
 
     private static LimitState newState(RateLimitPolicy policy) {

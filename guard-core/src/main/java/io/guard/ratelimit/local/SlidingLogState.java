@@ -64,6 +64,19 @@ final class SlidingLogState implements LimitState {
         return Micros.decision(allowed, Math.max(0, policy.rate() - inUse), retry, reset, policy.rate());
     }
 
+    /** Records are only ever added at the end: undoing drops those after the newest record of now. */
+    @Override
+    public Runnable mark() {
+        Entry newest = log.peekLast();
+        long e = expiresAt;
+        return () -> {
+            while (!log.isEmpty() && log.peekLast() != newest) {
+                used -= log.pollLast().permits();
+            }
+            expiresAt = e;
+        };
+    }
+
     @Override
     public long expiresAtMicros() {
         return expiresAt;

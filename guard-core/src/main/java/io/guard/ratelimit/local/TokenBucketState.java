@@ -62,6 +62,18 @@ final class TokenBucketState implements LimitState {
     }
 
     @Override
+    public Runnable mark() {
+        long w = whole;
+        long f = fraction;
+        long p = parts;
+        return () -> {
+            whole = w;
+            fraction = f;
+            parts = p;
+        };
+    }
+
+    @Override
     public long expiresAtMicros() {
         return whole + (fraction > 0 ? 1 : 0);
     }

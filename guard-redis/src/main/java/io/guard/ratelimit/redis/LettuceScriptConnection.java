@@ -26,37 +26,49 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Runs Guard's scripts through Lettuce, the client behind Spring Data Redis's default connection factory. Guard
  * opens one connection of its own from the factory's client (same servers, credentials, TLS and timeouts) and hands
  * each batch to it in one {@code dispatch}, which writes the commands and flushes once; on a cluster connection
  * Lettuce routes each command to the node owning its key's slot, following redirects as for any command. A second
- * connection, opened with the first, carries Guard's pub/sub (resets heard from other instances): a subscribed
- * connection can send nothing else.
+ * connection carries Guard's pub/sub (resets heard from other instances): a subscribed connection can send nothing
+ * else.
+ *
+ * <p>Both connections are made on first use, in the background ({@link ConnectAttempts}), and again after a failed
+ * attempt: the application starts while Redis is down, and no caller waits for a connect. Once made, Lettuce
+ * reconnects them by itself.
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
     private static final RedisCodec<String, String> CODEC = StringCodec.UTF8;
 
-    private final StatefulConnection<String, String> connection;
-    private final StatefulRedisClusterConnection<String, String> cluster;
-    private final StatefulRedisPubSubConnection<String, String> pubSub;
+    private final ConnectAttempts<StatefulConnection<String, String>> connection;
+    private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;
+    private final List<Consumer<StatefulRedisPubSubConnection<String, String>>> awaitingPubSub =
+            new CopyOnWriteArrayList<>();
     private final Duration timeout;
+    private final boolean clustered;
 
-    private LettuceScriptConnection(StatefulConnection<String, String> connection,
-                                    StatefulRedisPubSubConnection<String, String> pubSub, Duration timeout) {
-        this.connection = connection;
-        this.pubSub = pubSub;
+    private LettuceScriptConnection(Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
+                                    Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
+                                            connectPubSub, Duration timeout, boolean clustered) {
+        this.connection = new ConnectAttempts<>(connect);
+        this.pubSub = new ConnectAttempts<>(() -> connectPubSub.get().thenApply(made -> {
+            awaitingPubSub.forEach(subscribe -> subscribe.accept(made));
+            awaitingPubSub.clear();
+            return made;
+        }));
         this.timeout = timeout;
-        this.cluster = connection instanceof StatefulRedisClusterConnection<String, String> c ? c : null;
+        this.clustered = clustered;
     }
 
     /**
-     * Opens a connection with the client of {@code factory}, which must be started. Each call times out after the
+     * Connects with the client of {@code factory}, which must be started, on first use. Each call times out after the
      * factory's command timeout ({@code spring.data.redis.timeout}), as Spring Data's own commands do.
      *
      * @throws IllegalArgumentException if the factory is not Lettuce's (Guard does not drive Jedis)
@@ -72,7 +84,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
     }
 
     /**
-     * Opens a connection with {@code client}, a {@link RedisClient} or a {@link RedisClusterClient}; each call fails
+     * Connects with {@code client}, a {@link RedisClient} or a {@link RedisClusterClient}, on first use; each call fails
      * with a {@link java.util.concurrent.TimeoutException} when not answered within {@code timeout}.
      */
     public static LettuceScriptConnection of(AbstractRedisClient client, Duration timeout) {
@@ -80,32 +92,45 @@ public final class LettuceScriptConnection extends ScriptConnection {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Redis command timeout must be positive but was " + timeout);
         }
-        if (client instanceof RedisClusterClient clusterClient) {
-            StatefulConnection<String, String> scripts = clusterClient.connect(CODEC);
-            return new LettuceScriptConnection(scripts, openPubSub(scripts, clusterClient::connectPubSub), timeout);
+        // Lettuce's asynchronous connects need a URI (RedisClient) or partitions loaded first (RedisClusterClient),
+        // which the blocking ones take care of: ConnectAttempts runs these off the caller's thread.
+        if (client instanceof RedisClusterClient cluster) {
+            return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(cluster.connect(CODEC)),
+                    () -> CompletableFuture.completedFuture(cluster.connectPubSub(CODEC)), timeout, true);
         }
         if (client instanceof RedisClient single) {
-            StatefulConnection<String, String> scripts = single.connect(CODEC);
-            return new LettuceScriptConnection(scripts, openPubSub(scripts, single::connectPubSub), timeout);
+            return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(single.connect(CODEC)),
+                    () -> CompletableFuture.completedFuture(single.connectPubSub(CODEC)), timeout, false);
         }
         throw new IllegalArgumentException("unsupported Lettuce client " + client.getClass().getName());
     }
 
-    /** Opens the pub/sub connection; on failure closes the script connection just opened, so nothing leaks. */
-    private static StatefulRedisPubSubConnection<String, String> openPubSub(
-            StatefulConnection<String, String> scripts,
-            Function<RedisCodec<String, String>, ? extends StatefulRedisPubSubConnection<String, String>>
-                    open) {
-        try {
-            return open.apply(CODEC);
-        } catch (RuntimeException e) {
-            scripts.close();
-            throw e;
-        }
+    @Override
+    public void connectInBackground() {
+        connection.get();
     }
 
     @Override
     void send(List<ScriptCall> calls) {
+        if (!awaitingPubSub.isEmpty()) {
+            pubSub.get(); // the subscription waits for a connection: try again with each batch
+        }
+        StatefulConnection<String, String> connected = connection.connected();
+        if (connected != null) {
+            dispatch(connected, calls);
+            return;
+        }
+        connection.get().whenComplete((made, error) -> {
+            List<ScriptCall> waiting = ScriptCall.unanswered(calls);
+            if (error != null) {
+                waiting.forEach(call -> call.reply().completeExceptionally(error));
+            } else if (!waiting.isEmpty()) {
+                dispatch(made, waiting);
+            }
+        });
+    }
+
+    private void dispatch(StatefulConnection<String, String> connection, List<ScriptCall> calls) {
         List<RedisCommand<String, String, ?>> commands = new ArrayList<>(calls.size());
         for (ScriptCall call : calls) {
             AsyncCommand<String, String, List<Object>> command = new AsyncCommand<>(command(call));
@@ -115,6 +140,11 @@ public final class LettuceScriptConnection extends ScriptConnection {
                     call.reply().complete(reply);
                 } else {
                     call.reply().completeExceptionally(error);
+                }
+            });
+            call.reply().whenComplete((reply, error) -> {
+                if (call.reply().isCancelled()) {
+                    command.cancel(); // answered by the failure policy: Lettuce drops it if it has not written it
                 }
             });
             commands.add(command);
@@ -133,8 +163,13 @@ public final class LettuceScriptConnection extends ScriptConnection {
     }
 
     @Override
+    boolean clustered() {
+        return clustered;
+    }
+
+    @Override
     Object laneOf(String routingKey) {
-        if (cluster == null) {
+        if (!(connection.connected() instanceof StatefulRedisClusterConnection<String, String> cluster)) {
             return this;
         }
         RedisClusterNode owner = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(routingKey));
@@ -164,8 +199,17 @@ public final class LettuceScriptConnection extends ScriptConnection {
                 }
             }
         };
-        pubSub.addListener(listener);
-        pubSub.async().subscribe(channel);
+        Consumer<StatefulRedisPubSubConnection<String, String>> subscribe = made -> {
+            made.addListener(listener);
+            made.async().subscribe(channel);
+        };
+        StatefulRedisPubSubConnection<String, String> connected = pubSub.connected();
+        if (connected != null) {
+            subscribe.accept(connected);
+        } else {
+            awaitingPubSub.add(subscribe);
+            pubSub.get();
+        }
         return new Subscription() {
             @Override
             public CompletionStage<Void> subscribed() {
@@ -174,9 +218,13 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
             @Override
             public void close() {
-                pubSub.removeListener(listener);
-                if (pubSub.isOpen()) {
-                    pubSub.async().unsubscribe(channel);
+                awaitingPubSub.remove(subscribe);
+                StatefulRedisPubSubConnection<String, String> made = pubSub.connected();
+                if (made != null) {
+                    made.removeListener(listener);
+                    if (made.isOpen()) {
+                        made.async().unsubscribe(channel);
+                    }
                 }
             }
         };
@@ -190,7 +238,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
     /** Closes the connections Guard opened; the factory and its client stay as they are. */
     @Override
     public void close() {
-        pubSub.close();
-        connection.close();
+        pubSub.close(StatefulConnection::close);
+        connection.close(StatefulConnection::close);
     }
 }

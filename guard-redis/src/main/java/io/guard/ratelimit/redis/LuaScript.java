@@ -16,13 +16,26 @@ import java.util.HexFormat;
 record LuaScript(String name, String source, String sha) {
 
     static LuaScript fromResource(String name) {
+        return of(name, read(name));
+    }
+
+    static LuaScript of(String name, String source) {
+        return new LuaScript(name, source, sha1(source));
+    }
+
+    /** Whether calls of this script may be concatenated into one run (see {@link DecideScript}). */
+    boolean concatenative() {
+        return name.equals(DecideScript.NAME);
+    }
+
+    /** The text of {@code guard/lua/<name>.lua}. */
+    static String read(String name) {
         String path = "guard/lua/" + name + ".lua";
         try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource " + path);
             }
-            String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return new LuaScript(name, source, sha1(source));
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script resource " + path, e);
         }

@@ -9,15 +9,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Sends script calls so that a busy limiter costs Redis one read and one write per batch instead of per decision:
- * an idle lane sends a call at once; while a lane's batch is in flight, calls that arrive queue and leave together
+ * Sends script calls so that a busy limiter costs Redis one read, one write and one script run per batch instead of
+ * per decision: an idle lane sends a call at once; while a lane's batch is in flight, calls that arrive queue and leave together
  * as the next batch, as soon as the one in flight has been answered. A lane is a cluster node where the client can
- * tell (see {@link ScriptConnection#laneOf}), so a slow node holds back only its own calls.
+ * tell (see {@link ScriptConnection#laneOf}), so a slow node holds back only its own calls. The decisions of a batch
+ * that may share a script (all of them on one server, those of one hash slot on a cluster) run as one script that
+ * decides them one after the other (see {@link ScriptBatches}).
  *
- * <p>Batching changes no decision: each script runs atomically on the server, so a batch is the same decisions in
- * some serial order, the order they are sent in. A batch is at most {@code maxBatch} calls; each call keeps the
- * client's own timeout, so a slow batch fails its calls exactly as a slow single call would, and the failure
- * policies above see nothing different.
+ * <p>Batching changes no decision: each script runs atomically on the server and decides its entries in order, so
+ * a batch is the same decisions in some serial order, the order they are sent in. A batch is at most
+ * {@code maxBatch} decisions; each script run keeps the client's own timeout and a batch's run failing fails each of
+ * its decisions, exactly as a slow or failed single call would, so the failure policies above see nothing different.
  */
 final class Pipeline {
 
@@ -88,7 +90,7 @@ final class Pipeline {
             }
             batches.increment();
             try {
-                connection.send(batch);
+                connection.send(ScriptBatches.merge(batch, connection::scriptGroup));
             } catch (RuntimeException | Error e) {
                 batch.forEach(call -> call.reply().completeExceptionally(e));
             }
@@ -104,9 +106,12 @@ final class Pipeline {
                 }
                 List<ScriptCall> batch = new ArrayList<>(Math.min(waiting.size(), maxBatch));
                 while (!waiting.isEmpty() && batch.size() < maxBatch) {
-                    batch.add(waiting.poll());
+                    ScriptCall call = waiting.poll();
+                    if (!call.reply().isDone()) { // a call answered while queued (cancelled) is not sent
+                        batch.add(call);
+                    }
                 }
-                return batch;
+                return batch.isEmpty() ? next() : batch;
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.guard.ratelimit.redis;
 
-import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.EmissionInterval;
@@ -8,6 +7,7 @@ import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.ratelimit.Scope;
@@ -15,7 +15,6 @@ import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -37,8 +36,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * hammered while over its limit is refused without a round trip; {@link #reset} clears a key's quota and the
  * refusals every instance remembers for it.
  *
- * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured: the client's
- * timeouts decide how long an outage costs a call. Under load, calls that arrive while a round trip is in flight
+ * <p>Scripts go to Redis through a {@link ScriptConnection} (Redisson or Lettuce), used as configured; a caller that
+ * stops waiting (Guard's {@code FailoverRateLimiter} bounds every decision) cancels the stage {@link #decide}
+ * returned, and a call not sent yet is then dropped. Under load, calls that arrive while a round trip is in flight
  * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  */
 public final class RedisRateLimiter implements RateLimiter {
@@ -60,9 +60,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final String prefix;
     private final String instanceId;
     private final RefusalCache refusals;
-    private final LuaScript slidingLog = LuaScript.fromResource("sliding_log");
-    private final LuaScript tokenBucket = LuaScript.fromResource("token_bucket");
-    private final LuaScript fixedWindow = LuaScript.fromResource("fixed_window");
+    private final LuaScript decide = DecideScript.load();
     private final LuaScript reset = LuaScript.fromResource("reset");
     /** Listens for resets from the first use on; see {@link #resets()}. */
     private final AtomicReference<Subscription> resets = new AtomicReference<>();
@@ -118,14 +116,81 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        return evaluate(policy, key, permits).thenApply(reply -> BackendOutcome.decided(reply.decision()));
+        CompletableFuture<ScriptReply> evaluated = evaluate(policy, key, permits).toCompletableFuture();
+        return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
+    }
+
+    /**
+     * {@code dependent}, whose cancellation (a caller that stopped waiting, see {@code FailoverRateLimiter}) reaches
+     * {@code source} and from there the script call, which is then never sent if it has not been yet.
+     */
+    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> dependent) {
+        dependent.whenComplete((value, error) -> {
+            if (dependent.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        return dependent;
+    }
+
+    /**
+     * All-or-nothing in one script run: the limits are decided one after the other and, if any refuses, every key
+     * they touched is put back as it was (see {@code decide.lua}), so a refused call spends nothing. Needs every key
+     * in one slot: always on a single server; on a cluster, the limits' keys are in different slots (each limit and
+     * key is its own hash tag), and the limits are decided one by one as {@link RateLimiter#decideAll} describes,
+     * stopping at the first refusal with the permits of the limits before it spent.
+     */
+    @Override
+    public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
+        List<String> tags = requests.stream()
+                .map(request -> RateLimitKeys.hashTag(request.policy().name(), request.key())).toList();
+        long[] sent = new long[requests.size()];
+        List<DecideScript.Limit> limits = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) {
+            RateLimitRequest request = requests.get(i);
+            sent[i] = sentMicros(request.policy());
+            limits.add(limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
+        }
+        if (limits.stream().map(limit -> connection.scriptGroup(limit.keys().get(0))).distinct().count() > 1) {
+            return RateLimiter.decideInOrder(this, requests);
+        }
+        resets();
+        CompletionStage<List<Object>> reply;
+        try {
+            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
+        return cancelling(sentScript, sentScript.handle((values, error) -> {
+            if (error != null) {
+                Throwable cause = Failures.unwrap(error);
+                throw new RateLimiterBackendException("rate limiter '" + names + "': Redis could not decide ("
+                        + cause.getClass().getSimpleName() + ")", cause);
+            }
+            if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
+                throw new RateLimiterBackendException("rate limiter '" + names + "': unexpected script reply "
+                        + values, null);
+            }
+            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
+            for (int i = 0; i < requests.size(); i++) {
+                RateLimitRequest request = requests.get(i);
+                int from = 1 + DecideScript.ROW * i;
+                Decision decision = ScriptReply.of(request.policy(), values.subList(from, from + DecideScript.ROW))
+                        .decision();
+                refusals.remember(request.policy(), tags.get(i), request.permits(), sent[i], decision);
+                outcomes.add(BackendOutcome.decided(decision));
+            }
+            return outcomes;
+        }));
     }
 
     /** The caller has checked the permits, as for {@link #decide}. */
     @Override
     public Decision remembered(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
-        long now = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        long now = sentMicros(policy);
         return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
     }
 
@@ -177,7 +242,7 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
-        long sent = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        long sent = sentMicros(policy);
         return script(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
                 .thenApply(values -> Quota.of(toReply(policy, values).decision()));
     }
@@ -226,7 +291,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
-        long sent = policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
+        long sent = sentMicros(policy);
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         resets();
@@ -234,39 +299,26 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
-        return script(policy, tag, permits, sent, false).thenApply(values -> {
-            ScriptReply scriptReply = toReply(policy, values);
+        CompletableFuture<List<Object>> values = script(policy, tag, permits, sent, false);
+        return cancelling(values, values.thenApply(reply -> {
+            ScriptReply scriptReply = toReply(policy, reply);
             refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
-        });
+        }));
     }
 
-    /** Runs the policy's script for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
-    private CompletionStage<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
-                                                 boolean peek) {
-        List<String> keys = keysOfTag(policy, tag);
-        String now = policy.timeSource() == TimeSource.CLIENT ? Long.toString(sent) : "";
-        long margin = policy.timeSource() == TimeSource.CLIENT ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
-        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        List<String> args = new ArrayList<>(switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> {
-                EmissionInterval emission = EmissionInterval.of(policy);
-                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
-                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
-            }
-            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
-        });
-        if (peek) {
-            args.add("1");
-        }
+    /** Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
+    private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
+                                                   boolean peek) {
+        List<DecideScript.Limit> limits = List.of(limit(policy, tag, permits, sent, peek));
         CompletionStage<List<Object>> reply;
         try {
-            reply = runner.run(scriptFor(policy.algorithm()), keys, args);
+            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((values, error) -> {
+        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
+        return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
@@ -275,7 +327,32 @@ public final class RedisRateLimiter implements RateLimiter {
                         cause);
             }
             return values;
-        });
+        }));
+    }
+
+    /**
+     * One limit's part of a {@link DecideScript} entry: its algorithm, keys and arguments; {@code peek} appends the
+     * flag after which the algorithm writes nothing.
+     */
+    private DecideScript.Limit limit(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
+        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
+        String now = clientTime ? Long.toString(sent) : "";
+        long margin = clientTime ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
+        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
+        List<String> args = switch (policy.algorithm()) {
+            case TOKEN_BUCKET -> {
+                EmissionInterval emission = EmissionInterval.of(policy);
+                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
+                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
+            }
+            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
+                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
+        };
+        if (peek) {
+            args = new ArrayList<>(args);
+            args.add("1");
+        }
+        return new DecideScript.Limit(policy.algorithm(), keysOfTag(policy, tag), args);
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
@@ -304,12 +381,9 @@ public final class RedisRateLimiter implements RateLimiter {
         return refusals.size();
     }
 
-    private LuaScript scriptFor(Algorithm algorithm) {
-        return switch (algorithm) {
-            case SLIDING_LOG -> slidingLog;
-            case TOKEN_BUCKET -> tokenBucket;
-            case FIXED_WINDOW -> fixedWindow;
-        };
+    /** When a request leaves, on the clock its policy's refusals are remembered by. */
+    private long sentMicros(RateLimitPolicy policy) {
+        return policy.timeSource() == TimeSource.CLIENT ? clientMicros() : System.nanoTime() / 1000;
     }
 
     private long clientMicros() {
@@ -317,19 +391,16 @@ public final class RedisRateLimiter implements RateLimiter {
         return ChronoUnit.MICROS.between(Instant.EPOCH, now);
     }
 
+    /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
     private static ScriptReply toReply(RateLimitPolicy policy, List<Object> values) {
-        if (values == null || values.size() != 5) {
+        if (values == null || values.size() != 1 + DecideScript.ROW || number(values.get(0)) != 1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
                     + values, null);
         }
-        boolean allowed = number(values.get(0)) == 1;
-        Decision decision = new Decision(allowed, number(values.get(1)),
-                Duration.of(number(values.get(2)), ChronoUnit.MICROS),
-                Duration.of(number(values.get(3)), ChronoUnit.MICROS), policy.rate());
-        return new ScriptReply(decision, number(values.get(4)));
+        return ScriptReply.of(policy, values.subList(1, values.size()));
     }
 
     private static long number(Object value) {
-        return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
+        return DecideScript.number(value);
     }
 }

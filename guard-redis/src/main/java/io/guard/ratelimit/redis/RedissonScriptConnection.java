@@ -8,18 +8,25 @@ import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.listener.StatusListener;
 import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * Runs Guard's scripts through a {@link RedissonClient}: one call alone as a plain asynchronous {@code EVALSHA}, a
  * batch as an {@link RBatch}, which Redisson sends pipelined, grouped per cluster node. Timeouts and retries are
  * the client's own, for batches too ({@link BatchOptions#defaults()} defers to the client's configuration).
+ *
+ * <p>A client with {@code lazyInitialization} (the one Guard makes for itself, or an application's that asks for it)
+ * connects synchronously on its first command, retrying while Redis refuses: that first connection is made in the
+ * background (see {@link ConnectAttempts}) so that no caller waits for it, and the reset subscription is made once
+ * it stands.
  *
  * <p>Works with Redisson 3.x and 4.x alike: it only uses API both have. In particular the reply type is
  * {@code MAPVALUELIST} (a list of values decoded by the codec), because 3.x's {@code MULTI} is 4.x's {@code LIST}.
@@ -28,12 +35,40 @@ public final class RedissonScriptConnection extends ScriptConnection {
 
     private static final RScript.ReturnType LIST_OF_VALUES = RScript.ReturnType.MAPVALUELIST;
 
+    /** Asked of Redis to find out that the client has connected: any digest will do. */
+    private static final String ANY_DIGEST = "0000000000000000000000000000000000000000";
+
     private final RedissonClient redisson;
     private final RScript script;
+    /** Null for a client that connected when it was created. */
+    private final ConnectAttempts<Boolean> firstConnection;
+    private final List<Runnable> awaitingConnection = new CopyOnWriteArrayList<>();
 
     private RedissonScriptConnection(RedissonClient redisson) {
         this.redisson = redisson;
         this.script = redisson.getScript(StringCodec.INSTANCE);
+        Config config = redisson.getConfig();
+        this.firstConnection = config != null && config.isLazyInitialization()
+                ? new ConnectAttempts<>(this::connect) : null;
+    }
+
+    private CompletableFuture<Boolean> connect() {
+        return script.scriptExistsAsync(new String[] {ANY_DIGEST}).toCompletableFuture().thenApply(found -> {
+            awaitingConnection.forEach(Runnable::run);
+            awaitingConnection.clear();
+            return Boolean.TRUE;
+        });
+    }
+
+    @Override
+    public void connectInBackground() {
+        if (firstConnection != null) {
+            firstConnection.get();
+        }
+    }
+
+    private boolean connected() {
+        return firstConnection == null || firstConnection.connected() != null;
     }
 
     /** Uses {@code redisson} as it is configured; {@link #close()} leaves it open. */
@@ -43,8 +78,23 @@ public final class RedissonScriptConnection extends ScriptConnection {
 
     @Override
     void send(List<ScriptCall> calls) {
+        if (connected()) {
+            sendNow(calls);
+            return;
+        }
+        firstConnection.get().whenComplete((connected, error) -> {
+            List<ScriptCall> waiting = ScriptCall.unanswered(calls);
+            if (error != null) {
+                waiting.forEach(call -> call.reply().completeExceptionally(error));
+            } else if (!waiting.isEmpty()) {
+                sendNow(waiting);
+            }
+        });
+    }
+
+    private void sendNow(List<ScriptCall> calls) {
         if (calls.size() == 1) {
-            forward(run(script, calls.get(0)), calls.get(0));
+            forwardAlone(run(script, calls.get(0)), calls.get(0));
             return;
         }
         RBatch batch = redisson.createBatch(BatchOptions.defaults());
@@ -90,6 +140,16 @@ public final class RedissonScriptConnection extends ScriptConnection {
                 call.routingKey(), RScript.Mode.READ_WRITE, sha, LIST_OF_VALUES, keys, args));
     }
 
+    /** A call sent alone: cancelling it cancels Redisson's command, which Redisson then neither sends nor retries. */
+    private static void forwardAlone(CompletionStage<List<Object>> reply, ScriptCall call) {
+        call.reply().whenComplete((values, error) -> {
+            if (call.reply().isCancelled()) {
+                reply.toCompletableFuture().cancel(false);
+            }
+        });
+        forward(reply, call);
+    }
+
     private static void forward(CompletionStage<List<Object>> reply, ScriptCall call) {
         reply.whenComplete((values, error) -> {
             if (error == null) {
@@ -100,12 +160,43 @@ public final class RedissonScriptConnection extends ScriptConnection {
         });
     }
 
+    @Override
+    boolean clustered() {
+        return redisson.getConfig().isClusterConfig();
+    }
+
     /**
      * An {@link RTopic} with a status listener: Redisson subscribes in the background (also while Redis is down) and
      * again after each reconnect, announcing every subscription, the first included.
      */
     @Override
     Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
+        if (connected()) {
+            return subscribeNow(channel, onMessage, onResubscribed);
+        }
+        CompletableFuture<Subscription> made = new CompletableFuture<>();
+        awaitingConnection.add(() -> {
+            Subscription subscription = subscribeNow(channel, onMessage, onResubscribed);
+            if (!made.complete(subscription)) {
+                subscription.close(); // closed while waiting for the connection
+            }
+        });
+        firstConnection.get();
+        return new Subscription() {
+            @Override
+            public CompletionStage<Void> subscribed() {
+                return made.thenCompose(Subscription::subscribed);
+            }
+
+            @Override
+            public void close() {
+                made.cancel(false);
+                made.thenAccept(Subscription::close);
+            }
+        };
+    }
+
+    private Subscription subscribeNow(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
         RTopic topic = redisson.getTopic(channel, StringCodec.INSTANCE);
         CompletableFuture<Void> subscribed = new CompletableFuture<>();
         CompletableFuture<Integer> status = topic.addListenerAsync(new StatusListener() {

@@ -16,6 +16,14 @@ record ScriptCall(LuaScript script, boolean byDigest, List<String> keys, List<St
         return keys.get(0);
     }
 
+    /**
+     * The calls still waiting for a reply: a call answered already (its decision timed out and was cancelled, so
+     * the caller has its answer from the failure policy) must not reach Redis any more.
+     */
+    static List<ScriptCall> unanswered(List<ScriptCall> calls) {
+        return calls.stream().filter(call -> !call.reply().isDone()).toList();
+    }
+
     /** The same call, to be sent with the script's source. */
     ScriptCall bySource() {
         return new ScriptCall(script, false, keys, args, new CompletableFuture<>());

@@ -33,11 +33,35 @@ public abstract class ScriptConnection implements AutoCloseable {
     }
 
     /**
+     * Which calls may run together in one script: every call on a single server; on a cluster only calls whose keys
+     * share one hash tag (so one slot), since a script may touch the keys of one slot only.
+     */
+    final Object scriptGroup(String routingKey) {
+        if (!clustered()) {
+            return this;
+        }
+        int open = routingKey.indexOf('{');
+        int close = open < 0 ? -1 : routingKey.indexOf('}', open + 1);
+        return close > open + 1 ? routingKey.substring(open + 1, close) : routingKey;
+    }
+
+    /** Whether the client talks to a Redis Cluster, where keys live in slots spread over several masters. */
+    abstract boolean clustered();
+
+    /**
      * Listens on {@code channel}: {@code onMessage} gets each message, {@code onResubscribed} runs each time the
      * client subscribes again after losing the subscription (messages sent meanwhile were missed). Returns at once
      * and never fails for an unreachable Redis: the subscription is made, and remade, in the background.
      */
     abstract Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed);
+
+    /**
+     * Starts making the connection now, in the background, for a client that connects on first use (Lettuce, a lazy
+     * Redisson client), so that the first decisions do not pay for it; never waits, never fails (an attempt that fails
+     * is made again on first use). Does nothing for a client that is connected already.
+     */
+    public void connectInBackground() {
+    }
 
     /** The client's name, for logs and the actuator: {@code redisson}, {@code lettuce}. */
     public abstract String clientName();

@@ -22,10 +22,15 @@ final class ScriptRunner {
     CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args) {
         ScriptCall call = new ScriptCall(script, true, keys, args, new CompletableFuture<>());
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        result.whenComplete((reply, error) -> {
+            if (result.isCancelled()) {
+                call.reply().cancel(false); // the caller stopped waiting: not sent if still queued
+            }
+        });
         call.reply().whenComplete((reply, error) -> {
             if (error == null) {
                 result.complete(reply);
-            } else if (isNoScript(error)) {
+            } else if (isNoScript(error) && !result.isDone()) {
                 ScriptCall again = call.bySource();
                 again.reply().whenComplete((second, secondError) -> {
                     if (secondError == null) {

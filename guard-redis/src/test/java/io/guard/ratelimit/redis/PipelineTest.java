@@ -24,6 +24,11 @@ class PipelineTest {
         }
 
         @Override
+        boolean clustered() {
+            return false;
+        }
+
+        @Override
         Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
             throw new UnsupportedOperationException("a pipeline never subscribes");
         }

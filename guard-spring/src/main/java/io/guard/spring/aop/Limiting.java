@@ -2,6 +2,7 @@ package io.guard.spring.aop;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,9 +19,10 @@ import java.util.function.Supplier;
 
 /**
  * Resolves the keys and permits of a call and asks the limiter registry (which counts, observes and applies the
- * backend-failure policy), synchronously or as a chain of stages. Limits are asked in order and the first refusal
- * stops the chain (see {@link RateLimitExceededException} for why permits granted by earlier limits are not handed
- * back).
+ * backend-failure policy), synchronously or as a chain of stages. Several enforced limits on one call are decided
+ * all-or-nothing as one group ({@link RateLimiterRegistry#acquireAll}): a refused call spends no permit on any of
+ * them, and is answered with the refusing limit whose {@code retryAfter} is longest. Shadow limits are not in the
+ * group: each is decided on its own once the enforced limits have allowed the call (as it would spend if enforced).
  */
 final class Limiting {
 
@@ -139,8 +141,14 @@ final class Limiting {
         return permits;
     }
 
-    /** Asks every limit in turn, blocking for those with a timeout; throws on the first refusal. */
+    /** Asks the limits, blocking for those with a timeout; throws the refusal. */
     void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
+        List<LimitRequest> group = enforced(requests);
+        if (group.size() > 1) {
+            check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
+                    sink);
+            requests = requests.stream().filter(this::shadow).toList();
+        }
         for (LimitRequest request : requests) {
             Duration wait = waitsFor(request);
             Decision decision = wait.isZero()
@@ -150,9 +158,15 @@ final class Limiting {
         }
     }
 
-    /** Asks every limit in turn without blocking; the stage fails with the first refusal. */
+    /** Asks the limits without blocking; the stage fails with the refusal. */
     CompletionStage<Void> acquireAsync(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
+        List<LimitRequest> group = enforced(requests);
+        if (group.size() > 1) {
+            chain = limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))
+                    .thenAccept(decisions -> check(group, decisions, sink));
+            requests = requests.stream().filter(this::shadow).toList();
+        }
         for (LimitRequest request : requests) {
             chain = chain.thenCompose(ignored -> ask(request)).thenAccept(decision -> check(request, decision, sink));
         }
@@ -165,6 +179,34 @@ final class Limiting {
         return wait.isZero()
                 ? limiter.tryAcquireAsync(name, request.key(), request.permits())
                 : limiter.acquire(name, request.key(), request.permits(), wait);
+    }
+
+    /** The limits that may refuse this call (shadow mode as configured, or as an override has set it now). */
+    private List<LimitRequest> enforced(List<LimitRequest> requests) {
+        return requests.stream().filter(request -> !shadow(request)).toList();
+    }
+
+    private static RateLimitRequest request(LimitRequest request) {
+        return new RateLimitRequest(request.policy(), request.key(), request.permits());
+    }
+
+    /** A group waits as long as its most impatient limit allows: a limit without a timeout never waits. */
+    private Duration waitsFor(List<LimitRequest> group) {
+        return group.stream().map(this::waitsFor).min(Duration::compareTo).orElseThrow();
+    }
+
+    /**
+     * Acts on a group's decisions (in the order of {@code group}; fewer when the backend stopped at a refusal): when
+     * all allowed, records each limit's header fields; else throws the refusal with the longest wait.
+     */
+    private void check(List<LimitRequest> group, List<Decision> decisions, RateLimitDecisionSink sink) {
+        int answering = Decision.answering(decisions);
+        if (!decisions.get(answering).allowed()) {
+            check(group.get(answering), decisions.get(answering), sink);
+        }
+        for (int i = 0; i < decisions.size(); i++) {
+            check(group.get(i), decisions.get(i), sink);
+        }
     }
 
     /** A shadow limit never waits: it must not change how long calls take. */
@@ -198,7 +240,7 @@ final class Limiting {
         }
     }
 
-    private static Decision join(CompletionStage<Decision> stage) {
+    private static <T> T join(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().join();
         } catch (CompletionException e) {

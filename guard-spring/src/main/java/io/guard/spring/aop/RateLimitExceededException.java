@@ -10,9 +10,9 @@ import java.util.Objects;
  * what HTTP answers are built from ({@code 429}, {@code Retry-After}, the {@code RateLimit} fields); callers that
  * are not HTTP handlers can use {@link Decision#retryAfter()} directly.
  *
- * <p>When a method carries several limits, the limits before the refusing one have already granted (and spent)
- * their permits: permits are not handed back, because no backend can undo a grant atomically across keys, and a
- * caller that keeps hitting one limit should keep paying on the others.
+ * <p>When a method carries several limits, they are decided all-or-nothing: a refused call spends no permit on any
+ * of them (on a Redis Cluster, where the limits live in different slots, the limits before the refusing one keep
+ * what they granted; see the reliability guide). The exception names the refusing limit whose wait is longest.
  */
 public class RateLimitExceededException extends RuntimeException {
 

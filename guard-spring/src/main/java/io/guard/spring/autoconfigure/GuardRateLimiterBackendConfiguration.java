@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimiter;
@@ -33,6 +34,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -103,8 +105,27 @@ class GuardRateLimiterBackendConfiguration {
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
                     RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
+            scripts.connectInBackground(); // while the application starts, without waiting for (or needing) Redis
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
-                    breakers.circuitBreaker(BACKEND_BREAKER, FailoverRateLimiter.recommendedBreakerConfig()), clock);
+                    breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock);
+        }
+
+        /**
+         * The recommended configuration, or the application's own {@code guard.circuit-breaker.instances.}
+         * {@value #BACKEND_BREAKER} if it has one; either way the breaker's timeout is
+         * {@code guard.rate-limit.redis.timeout}, which bounds every decision.
+         */
+        static CircuitBreakerConfig backendBreakerConfig(GuardProperties properties, CircuitBreakerRegistry breakers) {
+            Duration timeout = properties.getRateLimit().getRedis().getTimeout();
+            if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+                throw new GuardPropertiesException("guard.rate-limit.redis.timeout", "is '" + timeout
+                        + "' but must be positive: it bounds how long a decision waits for Redis",
+                        "Set a positive duration, e.g. guard.rate-limit.redis.timeout=250ms (the default).");
+            }
+            if (properties.getCircuitBreaker().getInstances().containsKey(BACKEND_BREAKER)) {
+                return breakers.configFor(BACKEND_BREAKER).toBuilder().timeout(timeout).build();
+            }
+            return FailoverRateLimiter.recommendedBreakerConfig(timeout);
         }
     }
 

@@ -112,10 +112,10 @@ final class PropertyMistakes {
             }
             Object value = wrapper.getPropertyValue(descriptor.getName());
             T single = blank.get();
-            BeanWrapper singleWrapper = new BeanWrapperImpl(single);
-            // an instance's tiers and default tier are no property of the blank limit: LimitSpecFactory checks them
-            if (value != null && singleWrapper.isWritableProperty(descriptor.getName())) {
-                singleWrapper.setPropertyValue(descriptor.getName(), value);
+            BeanWrapper target = new BeanWrapperImpl(single);
+            // A subclass's own properties (an instance's tiers) are not the blank's: those have checks of their own.
+            if (value != null && target.isWritableProperty(descriptor.getName())) {
+                target.setPropertyValue(descriptor.getName(), value);
                 check.accept(DataObjectPropertyName.toDashedForm(descriptor.getName()), value, single);
             }
         }

@@ -1,6 +1,11 @@
 package io.guard.spring.autoconfigure;
 
-/** {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, and how many go together. */
+import java.time.Duration;
+
+/**
+ * {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, how many go together, and how long a
+ * decision may wait for Redis.
+ */
 public class RateLimitRedisProperties {
 
     /**
@@ -11,6 +16,21 @@ public class RateLimitRedisProperties {
 
     /** The most decisions sent to Redis together in one pipelined batch; 1 sends each alone. */
     private int maxBatch = 64;
+
+    /**
+     * The longest a decision (alone or in a pipelined batch) waits for Redis, whatever the client's own timeouts and
+     * retries; a decision not answered by then follows the limit's on-backend-failure, and counts as a failure for
+     * the guard-rate-limit-backend breaker, whose trial calls have the same bound.
+     */
+    private Duration timeout = Duration.ofMillis(250);
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
 
     /** The Redis client Guard's scripts go through. */
     public enum Client {

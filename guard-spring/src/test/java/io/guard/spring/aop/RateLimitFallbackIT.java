@@ -226,8 +226,9 @@ class RateLimitFallbackIT {
                 .isInstanceOfSatisfying(RateLimitExceededException.class,
                         e -> assertThat(e.policyName()).isEqualTo("report-narrow"));
         assertThat(quotes.report("bob")).isEqualTo("report bob");
-        // "report-wide" has spent its 3 permits (the refused call took one before "report-narrow" refused).
-        assertThat(quotes.report("cid")).isEqualTo("later cid");
+        // The limits are decided all-or-nothing: the refused call spent nothing on "report-wide", which has one left.
+        assertThat(quotes.report("cid")).isEqualTo("report cid");
+        assertThat(quotes.report("dan")).isEqualTo("later dan");
     }
 
     @Test

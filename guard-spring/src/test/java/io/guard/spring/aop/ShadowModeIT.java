@@ -48,12 +48,21 @@ class ShadowModeIT {
         public String search(String user) {
             return "results";
         }
+
+        /** Two enforced limits, decided all-or-nothing, and a shadow one beside them. */
+        @RateLimit(name = "export-wide", key = "#user", rate = 3, interval = "60s")
+        @RateLimit(name = "export-narrow", key = "#user", rate = 2, interval = "60s")
+        @RateLimit(name = "export-trial", key = "#user", rate = 1, interval = "60s")
+        public String export(String user) {
+            return "exported";
+        }
     }
 
     @BeforeAll
     static void start(RedisEndpoint redis) {
         context = RedisBacked.start(new AnnotationConfigApplicationContext(), redis, c -> c.register(App.class),
-                "guard.rate-limit.instances.search-trial.shadow=true");
+                "guard.rate-limit.instances.search-trial.shadow=true",
+                "guard.rate-limit.instances.export-trial.shadow=true");
     }
 
     @AfterAll
@@ -79,5 +88,23 @@ class ShadowModeIT {
         assertThat(output.getOut()).contains("Rate limit 'search-trial' (shadow mode) would have refused a call of "
                 + "@RateLimit on Searches.search(String): 1 permit(s), retry after ");
         assertThat(output.getAll()).as("keys never reach the logs").doesNotContain("secret-user-7");
+    }
+
+    @Test
+    void aShadowLimitIsNotInTheGroupAndIsDecidedOnlyForCallsTheEnforcedLimitsAllow() {
+        Searches searches = context.getBean(Searches.class);
+        RateLimiterRegistry registry = context.getBean(RateLimiterRegistry.class);
+        assertThat(searches.export("ann")).isEqualTo("exported");
+        assertThat(searches.export("ann")).as("the shadow limit would refuse, and does not").isEqualTo("exported");
+        assertThatThrownBy(() -> searches.export("ann"))
+                .isInstanceOfSatisfying(RateLimitExceededException.class,
+                        e -> assertThat(e.policyName()).isEqualTo("export-narrow"));
+
+        assertThat(registry.stats("export-wide")).as("the refused call spent nothing on the wide limit")
+                .extracting(s -> s.permitted(), s -> s.rejected()).containsExactly(2L, 0L);
+        assertThat(registry.stats("export-narrow")).extracting(s -> s.permitted(), s -> s.rejected())
+                .containsExactly(2L, 1L);
+        assertThat(registry.stats("export-trial")).as("not asked for the refused call")
+                .extracting(s -> s.permitted(), s -> s.rejected()).containsExactly(1L, 1L);
     }
 }

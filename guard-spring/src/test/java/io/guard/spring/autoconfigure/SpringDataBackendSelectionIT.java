@@ -39,7 +39,10 @@ class SpringDataBackendSelectionIT {
     void withoutRedissonTheConnectionFactoryDecides(RedisEndpoint redis) {
         runner.withClassLoader(new FilteredClassLoader(RedissonClient.class))
                 .withBean(RedisConnectionFactory.class, () -> factory(redis))
-                .withPropertyValues("guard.rate-limit.key-prefix=" + redis.keyPrefix()).run(context -> {
+                // A busy build machine may take longer than the default 250 ms to connect and load the scripts: this
+                // test is about which client decides, not about the bound.
+                .withPropertyValues("guard.rate-limit.key-prefix=" + redis.keyPrefix(),
+                        "guard.rate-limit.redis.timeout=10s").run(context -> {
                     assertThat(context.getBean(ScriptConnection.class).clientName()).isEqualTo("lettuce");
                     RateLimiter limiter = context.getBean(RateLimiter.class);
                     assertThat(limiter).isInstanceOf(FailoverRateLimiter.class);

@@ -1,0 +1,66 @@
+package io.guard.ratelimit.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Makes a client's first connection without ever holding a caller's thread, and makes it again after a failed
+ * attempt: Lettuce connects synchronously, and Redisson's lazy initialization connects synchronously on the first
+ * command (retrying with its retry interval while Redis refuses), so while Redis is down either would keep a request
+ * thread for seconds, out of reach of Guard's timeout. Here an attempt runs on {@link CompletableFuture}'s default
+ * asynchronous executor, one at a time; callers chain on it, and once one attempt has succeeded its result is kept:
+ * from then on the client reconnects by itself, asynchronously.
+ *
+ * @param <T> what a successful attempt yields (a connection)
+ */
+final class ConnectAttempts<T> {
+
+    private final Supplier<CompletableFuture<T>> connect;
+    private final AtomicReference<CompletableFuture<T>> current = new AtomicReference<>();
+    private volatile boolean closed;
+
+    /** @param connect starts an attempt; may block, may throw; its future completes when the client is connected */
+    ConnectAttempts(Supplier<CompletableFuture<T>> connect) {
+        this.connect = connect;
+    }
+
+    /** The connected result, else the attempt under way, else a new attempt (the last one failed, or none was made). */
+    CompletableFuture<T> get() {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("connection closed"));
+        }
+        CompletableFuture<T> attempt = current.get();
+        if (attempt != null && !attempt.isCompletedExceptionally()) {
+            return attempt;
+        }
+        CompletableFuture<T> next = new CompletableFuture<>();
+        if (!current.compareAndSet(attempt, next)) {
+            return current.get();
+        }
+        CompletableFuture.supplyAsync(connect).thenCompose(started -> started).whenComplete((connected, error) -> {
+            if (error == null) {
+                next.complete(connected);
+            } else {
+                next.completeExceptionally(error);
+            }
+        });
+        return next;
+    }
+
+    /** No attempt after this one; what the last attempt yields, now or once it succeeds, goes to {@code close}. */
+    void close(Consumer<T> close) {
+        closed = true;
+        CompletableFuture<T> attempt = current.get();
+        if (attempt != null) {
+            attempt.thenAccept(close);
+        }
+    }
+
+    /** The connected result if an attempt has succeeded, else {@code null}; never starts an attempt. */
+    T connected() {
+        CompletableFuture<T> attempt = current.get();
+        return attempt != null && attempt.isDone() && !attempt.isCompletedExceptionally() ? attempt.join() : null;
+    }
+}

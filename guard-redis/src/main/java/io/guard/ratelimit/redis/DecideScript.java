@@ -1,0 +1,77 @@
+package io.guard.ratelimit.redis;
+
+import io.guard.ratelimit.Algorithm;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The one script every decision runs in: {@code decide.lua}, a dispatcher, with each algorithm's own file
+ * ({@code token_bucket.lua}, {@code sliding_log.lua}, {@code fixed_window.lua}) put before it as a local function at
+ * load time, so each algorithm is written once and runs the same code whether it decides alone, in a batch, or in an
+ * all-or-nothing group.
+ *
+ * <p>A call of this script is an <em>entry</em>: one decision, or several limits decided all-or-nothing. Calls are
+ * concatenative: the keys and arguments of several entries put one after the other are one call, whose reply is
+ * their replies one after the other. That is what lets {@link ScriptBatches} turn a pipelined batch of decisions
+ * into one script run per batch (per slot on a cluster), which saves Redis the fixed cost of each command.
+ */
+final class DecideScript {
+
+    static final String NAME = "decide";
+
+    /** Values per limit in a reply: allowed (1, 0, or -1 for an error), remaining, retryAfter, resetAfter, now. */
+    static final int ROW = 5;
+
+    private DecideScript() {
+    }
+
+    /** The dispatcher with every algorithm before it, as one script. */
+    static LuaScript load() {
+        StringBuilder source = new StringBuilder("local algorithms = {}\n");
+        for (Algorithm algorithm : Algorithm.values()) {
+            String file = fileOf(algorithm);
+            source.append("algorithms['").append(file).append("'] = function(KEYS, ARGV)\n")
+                    .append(LuaScript.read(file)).append("\nend\n");
+        }
+        return LuaScript.of(NAME, source.append(LuaScript.read(NAME)).toString());
+    }
+
+    /** One limit of an entry: its algorithm, its keys and the arguments its file's header lists. */
+    record Limit(Algorithm algorithm, List<String> keys, List<String> args) {
+    }
+
+    /** The keys of an entry deciding {@code limits} (one for a plain decision, several for all-or-nothing). */
+    static List<String> keys(List<Limit> limits) {
+        List<String> keys = new ArrayList<>();
+        limits.forEach(limit -> keys.addAll(limit.keys()));
+        return keys;
+    }
+
+    /** The arguments of an entry deciding {@code limits}, as {@code decide.lua}'s header lists them. */
+    static List<String> args(List<Limit> limits) {
+        List<String> args = new ArrayList<>();
+        args.add(Integer.toString(limits.size()));
+        for (Limit limit : limits) {
+            args.add(fileOf(limit.algorithm()));
+            args.add(Integer.toString(limit.keys().size()));
+            args.add(Integer.toString(limit.args().size()));
+            args.addAll(limit.args());
+        }
+        return args;
+    }
+
+    /** How many reply values the entry starting at {@code from} takes: its count of limits, then a row each. */
+    static int entryLength(List<Object> reply, int from) {
+        return 1 + ROW * Math.toIntExact(number(reply.get(from)));
+    }
+
+    static long number(Object value) {
+        return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
+    }
+
+    private static String fileOf(Algorithm algorithm) {
+        return algorithm.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -152,8 +152,11 @@ public class GuardEndpoint {
                 o.algorithm() == null ? null : o.algorithm().name(), o.shadow(), live.shared(),
                 live.configuredPolicy(policy.name()).map(RateLimiterDescriptor::policyOf).orElse(null)))
                 .orElse(null);
-        return new RateLimiterDescriptor(plain.type(), plain.policy(), plain.backend(), plain.stats(),
-                active == null ? "configuration" : "override", active);
+        var refreshed = live.reconfiguredOf(policy.name());
+        String source = active != null ? "override" : refreshed.map(LiveLimits.Reconfigured::source)
+                .orElse("configuration");
+        return new RateLimiterDescriptor(plain.type(), plain.policy(), plain.backend(), plain.stats(), source, active,
+                refreshed.map(r -> r.at().toString()).orElse(null));
     }
 
     static InvalidEndpointRequestException invalid(String message) {

@@ -11,10 +11,12 @@ import io.guard.ratelimit.RateLimitPolicy;
  * @param policy  the limit as configured
  * @param backend the backend deciding the limit and whether it answers
  * @param stats   decisions made on this instance since start
+ * @param source  {@code configuration}, {@code refresh} (a configuration refresh changed it) or {@code override}
+ * @param refreshedAt when a configuration refresh last changed the limit, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RateLimiterDescriptor(String type, Policy policy, Backend backend, Stats stats, String source,
-                                    ActiveOverride override) {
+                                    ActiveOverride override, String refreshedAt) {
 
     /** The limit as configuration sets it, for a view that does not know of overrides. */
     static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats) {
@@ -32,7 +34,7 @@ public record RateLimiterDescriptor(String type, Policy policy, Backend backend,
                         p.timeSource().name(), p.onBackendFailure().name()),
                 new Backend(backend.name(), backend.up() ? "UP" : "DOWN", backend.breakerState(), backend.lastError(),
                         backend.lastErrorTime()),
-                stats, source, override);
+                stats, source, override, null);
     }
 
     /**

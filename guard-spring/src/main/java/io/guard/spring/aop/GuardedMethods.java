@@ -39,6 +39,15 @@ public final class GuardedMethods {
     private final Consumer<RateLimitPolicy> policyListener;
     private final Map<MethodClassKey, GuardedMethod> cache = new ConcurrentHashMap<>();
     private final Map<String, RegisteredPolicy> policiesByName = new ConcurrentHashMap<>();
+    /** The methods with limits, as {@link #get} resolved them: resolved again on a configuration refresh. */
+    private final Map<MethodClassKey, LimitedMethod> limited = new ConcurrentHashMap<>();
+    private final GuardExpressionParser parser;
+    private final KeyResolverBeans keyResolvers;
+    private final Function<String, CircuitBreaker> breakers;
+    private final BiFunction<String, Integer, Bulkhead> bulkheads;
+
+    private record LimitedMethod(Method method, Method specific, Class<?> userClass) {
+    }
 
     /** A policy and the first annotation that resolved it. */
     private record RegisteredPolicy(RateLimitPolicy policy, AnnotationSite site) {
@@ -74,10 +83,12 @@ public final class GuardedMethods {
                           Function<String, LimitTiers> tiers, LimitSettings defaults,
                           Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
                           Consumer<RateLimitPolicy> policyListener) {
-        var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
+        this.parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
+        this.keyResolvers = new KeyResolverBeans(beanFactory);
+        this.breakers = breakers;
+        this.bulkheads = bulkheads;
         this.factory = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, tiers, defaults,
-                new KeyResolverBeans(beanFactory)), breakers,
-                bulkheads);
+                keyResolvers), breakers, bulkheads);
         this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
         this.policyListener = policyListener;
@@ -101,8 +112,12 @@ public final class GuardedMethods {
             return found;
         }
         Class<?> userClass = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
-        GuardedMethod created = factory.create(method, AopUtils.getMostSpecificMethod(method, userClass), userClass);
+        Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+        GuardedMethod created = factory.create(method, specific, userClass);
         created.limits().forEach(this::registerPolicies);
+        if (!created.limits().isEmpty()) {
+            limited.putIfAbsent(key, new LimitedMethod(method, specific, userClass));
+        }
         GuardedMethod raced = cache.putIfAbsent(key, created);
         return raced != null ? raced : created;
     }
@@ -132,6 +147,53 @@ public final class GuardedMethods {
         } catch (GuardAnnotationException e) {
             problems.putIfAbsent(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every limit seen so far resolved again, with the same layering as at start-up, over other settings (a
+     * configuration refresh): nothing is registered or changed. The policies keep their names; a tier that the new
+     * settings add or remove shows as a name that is new or missing.
+     *
+     * @throws GuardAnnotationException naming the annotation and the value when the new settings make a limit invalid
+     */
+    public List<ResolvedLimit> resolveAgain(Function<String, LimitSettings> instances,
+                                            Function<String, LimitTiers> tiers, LimitSettings defaults) {
+        var again = new GuardedMethodFactory(parser, new LimitSpecFactory(parser, instances, tiers, defaults,
+                keyResolvers), breakers, bulkheads);
+        Map<String, ResolvedLimit> byName = new LinkedHashMap<>();
+        for (LimitedMethod seen : limited.values()) {
+            for (LimitSpec spec : again.create(seen.method(), seen.specific(), seen.userClass()).limits()) {
+                for (RateLimitPolicy policy : spec.policies()) {
+                    ResolvedLimit first = byName.putIfAbsent(policy.name(),
+                            new ResolvedLimit(policy, spec.shadow(), spec.site().describe()));
+                    if (first != null && !first.policy().equals(policy)) {
+                        throw spec.site().error("name", spec.name(), "resolves to " + describe(policy) + " but "
+                                        + first.site() + " resolves the same name to " + describe(first.policy()),
+                                "Give both the same settings (guard.rate-limit.instances." + spec.name() + ".*).");
+                    }
+                }
+            }
+        }
+        return List.copyOf(byName.values());
+    }
+
+    /** Whether each limit seen so far was resolved to shadow mode at start-up, by policy name. */
+    public Map<String, Boolean> startupShadows() {
+        Map<String, Boolean> shadows = new LinkedHashMap<>();
+        for (GuardedMethod method : cache.values()) {
+            for (LimitSpec spec : method.limits()) {
+                spec.policies().forEach(policy -> shadows.putIfAbsent(policy.name(), spec.shadow()));
+            }
+        }
+        return shadows;
+    }
+
+    /**
+     * One limit's policy and shadow mode under some configuration.
+     *
+     * @param site where it is declared, for messages
+     */
+    public record ResolvedLimit(RateLimitPolicy policy, boolean shadow, String site) {
     }
 
     private void registerPolicies(LimitSpec spec) {

@@ -37,6 +37,7 @@ public final class LiveLimits implements AutoCloseable {
     private final Duration storeTimeout;
     private final Map<String, RateLimitPolicy> configured = new ConcurrentHashMap<>();
     private final Map<String, LimitOverride> overrides = new ConcurrentHashMap<>();
+    private final Map<String, Reconfigured> reconfigured = new ConcurrentHashMap<>();
     private final Object refreshLock = new Object();
     private ScheduledExecutorService poller;
     /** Touched by the poller thread only. */
@@ -62,6 +63,43 @@ public final class LiveLimits implements AutoCloseable {
     public void configure(RateLimitPolicy policy) {
         configured.put(policy.name(), policy);
         registry.register(effective(policy, overrides.get(policy.name())));
+    }
+
+    /**
+     * A policy and shadow mode as a configuration refresh resolved them: they become the configured ones, and the
+     * override the store holds for the limit, if any, stays on top. The next call is decided under it; the permits in
+     * use still count.
+     *
+     * @param source where the change came from ({@code refresh})
+     */
+    public void reconfigure(RateLimitPolicy policy, boolean shadow, String source) {
+        synchronized (refreshLock) {
+            configured.put(policy.name(), policy);
+            reconfigured.put(policy.name(), new Reconfigured(shadow, source, clock.instant()));
+            registry.register(effective(policy, overrides.get(policy.name())));
+        }
+        log.info("Rate limit '{}' reconfigured by {}: now {}{}", policy.name(), source, policy,
+                shadow ? " (shadow mode)" : "");
+    }
+
+    /** The names of every limit (and tier) configured so far. */
+    public java.util.Set<String> configuredNames() {
+        return java.util.Set.copyOf(configured.keySet());
+    }
+
+    /** The last {@link #reconfigure} of {@code name}, if any: its shadow mode, source and time. */
+    public Optional<Reconfigured> reconfiguredOf(String name) {
+        return Optional.ofNullable(reconfigured.get(name));
+    }
+
+    /**
+     * A limit's configuration as a refresh changed it.
+     *
+     * @param shadow whether the limit only records
+     * @param source where the change came from ({@code refresh})
+     * @param at     when it was applied
+     */
+    public record Reconfigured(boolean shadow, String source, java.time.Instant at) {
     }
 
     /**
@@ -126,11 +164,15 @@ public final class LiveLimits implements AutoCloseable {
 
     /** Whether the policy named {@code name} runs in shadow mode: its override's say, else {@code configured}. */
     boolean shadow(String name, boolean configuredShadow) {
-        if (overrides.isEmpty()) {
+        if (overrides.isEmpty() && reconfigured.isEmpty()) {
             return configuredShadow;
         }
         LimitOverride override = overrides.get(name);
-        return override == null || override.shadow() == null ? configuredShadow : override.shadow();
+        if (override != null && override.shadow() != null) {
+            return override.shadow();
+        }
+        Reconfigured refreshed = reconfigured.get(name);
+        return refreshed == null ? configuredShadow : refreshed.shadow();
     }
 
     /** Whether overrides reach the other instances (Redis) or stay on this one (in process). */

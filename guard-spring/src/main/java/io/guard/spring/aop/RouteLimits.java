@@ -8,6 +8,7 @@ import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -23,11 +24,34 @@ public final class RouteLimits {
     private final List<Route> routes;
     private final Limiting limiting;
     private final BeanFactoryResolver beans;
+    private final GuardExpressionParser parser;
+    private final BeanFactory beanFactory;
 
-    private RouteLimits(List<Route> routes, Limiting limiting, BeanFactoryResolver beans) {
+    private RouteLimits(List<Route> routes, Limiting limiting, BeanFactory beanFactory, GuardExpressionParser parser) {
         this.routes = routes;
         this.limiting = limiting;
-        this.beans = beans;
+        this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
+        this.parser = parser;
+        this.beanFactory = beanFactory;
+    }
+
+    /**
+     * Every route's limit resolved again over other settings (a configuration refresh), with the same layering as
+     * at start-up; nothing changes. The paths and keys stay those of start-up.
+     *
+     * @throws GuardAnnotationException naming the route when the new settings make its limit invalid
+     */
+    public List<GuardedMethods.ResolvedLimit> resolveAgain(Function<String, LimitSettings> instances,
+                                                           LimitSettings defaults) {
+        var factory = new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
+                new KeyResolverBeans(beanFactory));
+        List<GuardedMethods.ResolvedLimit> resolved = new ArrayList<>();
+        for (Route route : routes) {
+            LimitSpec old = route.spec();
+            LimitSpec spec = factory.forConfiguration(old.name(), old.key(), old.permits(), old.site());
+            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe()));
+        }
+        return resolved;
     }
 
     /**
@@ -60,8 +84,14 @@ public final class RouteLimits {
             throw GuardAnnotationException.of(problems);
         }
         routes.forEach(route -> live.configure(route.spec().policy()));
-        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live),
-                beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
+        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser);
+    }
+
+    /** Whether each route's limit was resolved to shadow mode at start-up, by policy name. */
+    public Map<String, Boolean> startupShadows() {
+        Map<String, Boolean> shadows = new java.util.LinkedHashMap<>();
+        routes.forEach(route -> shadows.putIfAbsent(route.spec().name(), route.spec().shadow()));
+        return shadows;
     }
 
     /** Whether no route is configured: the filters then pass every request straight on. */

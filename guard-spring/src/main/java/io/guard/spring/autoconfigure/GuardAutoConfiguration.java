@@ -52,7 +52,7 @@ import java.util.Map;
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
-        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class})
+        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")

@@ -18,6 +18,9 @@ import java.util.stream.Collectors;
 final class GuardPropertiesCheck implements BeanPostProcessor {
 
     private final Environment environment;
+    /** Checked once: Spring Cloud's rebinding on a refresh initializes the bean again, {@link GuardConfigurationRefresh} checks that. */
+    private final java.util.Set<Object> checked = java.util.Collections.synchronizedSet(
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
 
     GuardPropertiesCheck(Environment environment) {
         this.environment = environment;
@@ -25,7 +28,7 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (bean instanceof GuardProperties properties) {
+        if (bean instanceof GuardProperties properties && checked.add(bean)) {
             List<PropertyMistakes.Mistake> mistakes = PropertyMistakes.in(properties);
             if (!mistakes.isEmpty()) {
                 throw new GuardPropertyValuesException(mistakes.stream().map(this::describe).toList());

@@ -34,6 +34,13 @@ class EveryBadPropertyTest {
     }
 
     @Test
+    void aValidInstanceWithTiersStartsUp() {
+        runner.withBean(Search.class).withPropertyValues("guard.rate-limit.instances.a.rate=7",
+                "guard.rate-limit.instances.b.tiers.free.rate=3", "guard.rate-limit.instances.b.default-tier=free")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void threeBadValuesAreReportedInOneFailure() {
         FailureAnalysis analysis = analysis(runner.withBean(Search.class).withPropertyValues(
                 "guard.rate-limit.instances.a.rate=0",

@@ -7,7 +7,10 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.Environment;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -18,9 +21,11 @@ import java.util.stream.Collectors;
 final class GuardPropertiesCheck implements BeanPostProcessor {
 
     private final Environment environment;
-    /** Checked once: Spring Cloud's rebinding on a refresh initializes the bean again, {@link GuardConfigurationRefresh} checks that. */
-    private final java.util.Set<Object> checked = java.util.Collections.synchronizedSet(
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+    /**
+     * The instances checked already: Spring Cloud's rebinding on a refresh initializes the bean again, and
+     * {@link GuardConfigurationRefresh} checks the refreshed values itself.
+     */
+    private final Set<Object> checked = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
     GuardPropertiesCheck(Environment environment) {
         this.environment = environment;

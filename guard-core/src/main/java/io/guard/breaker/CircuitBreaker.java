@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -89,7 +90,7 @@ public interface CircuitBreaker {
          * The caller gave up on the call after the breaker's {@link CircuitBreakerConfig#timeout() timeout}: a failure
          * whatever record-exceptions and ignore-exceptions say, since an answer that never came is the downstream's.
          */
-        void onTimeout(java.util.concurrent.TimeoutException error);
+        void onTimeout(TimeoutException error);
 
         /**
          * Arms the breaker's {@link CircuitBreakerConfig#timeout() timeout} (nothing when it is zero): if the permit
@@ -97,7 +98,7 @@ public interface CircuitBreaker {
          * {@code action} gets the {@link java.util.concurrent.TimeoutException}, to complete or cancel the caller's
          * future. Answering the permit first disarms it.
          */
-        void whenTimedOut(java.util.function.Consumer<java.util.concurrent.TimeoutException> action);
+        void whenTimedOut(Consumer<TimeoutException> action);
     }
 
     /**

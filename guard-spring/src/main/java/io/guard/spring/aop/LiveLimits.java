@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
@@ -11,10 +12,14 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The limits as they are now: the configured policies with the operators' overrides on top. An override is kept in a
@@ -83,8 +88,8 @@ public final class LiveLimits implements AutoCloseable {
     }
 
     /** The names of every limit (and tier) configured so far. */
-    public java.util.Set<String> configuredNames() {
-        return java.util.Set.copyOf(configured.keySet());
+    public Set<String> configuredNames() {
+        return Set.copyOf(configured.keySet());
     }
 
     /** The last {@link #reconfigure} of {@code name}, if any: its shadow mode, source and time. */
@@ -126,7 +131,7 @@ public final class LiveLimits implements AutoCloseable {
      * @return the policy now in force
      * @throws IllegalArgumentException naming the value when the result is no valid policy, or no limit has that name
      */
-    public RateLimitPolicy override(String name, Long rate, Duration interval, io.guard.ratelimit.Algorithm algorithm,
+    public RateLimitPolicy override(String name, Long rate, Duration interval, Algorithm algorithm,
                                     Boolean shadow, String source) {
         RateLimitPolicy base = require(name);
         if (rate == null && interval == null && algorithm == null && shadow == null) {
@@ -260,12 +265,12 @@ public final class LiveLimits implements AutoCloseable {
         return base;
     }
 
-    private <T> T join(java.util.concurrent.CompletionStage<T> stage) {
+    private <T> T join(CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("the override store failed: " + e.getCause(), e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("the override store did not answer within " + storeTimeout, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -7,6 +7,7 @@ import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -89,7 +90,7 @@ public final class RouteLimits {
 
     /** Whether each route's limit was resolved to shadow mode at start-up, by policy name. */
     public Map<String, Boolean> startupShadows() {
-        Map<String, Boolean> shadows = new java.util.LinkedHashMap<>();
+        Map<String, Boolean> shadows = new LinkedHashMap<>();
         routes.forEach(route -> shadows.putIfAbsent(route.spec().name(), route.spec().shadow()));
         return shadows;
     }

@@ -23,6 +23,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of one application on one real Redis: a limit overridden through the {@code guard} endpoint of one
@@ -157,17 +158,9 @@ class LimitOverridesIT {
         redis.call("HDEL", redis.keyPrefix() + "{guard-overrides}", "rollout");
     }
 
-    /** Polls for at most twice the bound (the poll interval plus a round trip), never sleeping past it. */
+    /** Polls for at most twice the bound (the poll interval plus a round trip). */
     private static void awaitWithinBound(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + BOUND.multipliedBy(2).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("applied within %s", BOUND.multipliedBy(2)).isLessThan(deadline);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        await().atMost(BOUND.multipliedBy(2)).pollInterval(Duration.ofMillis(20))
+                .alias("applied within " + BOUND.multipliedBy(2)).until(condition::getAsBoolean);
     }
 }

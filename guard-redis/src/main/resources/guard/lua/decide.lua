@@ -28,9 +28,17 @@ local function clock()
   return now
 end
 
-local function fail(reply, err)
-  if type(err) == 'table' then err = err.err or 'error' end
-  for _, v in ipairs({-1, tostring(err), 0, 0, 0}) do reply[#reply + 1] = v end
+local reply, r = {}, 0
+
+-- Appends one limit's five values, or the row of a limit that failed.
+local function append(result, err)
+  if result == nil then
+    if type(err) == 'table' then err = err.err or 'error' end
+    result = {-1, tostring(err), 0, 0, 0}
+  end
+  reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = result[1], result[2], result[3], result[4],
+      result[5]
+  r = r + 5
 end
 
 -- Runs one limit on its own KEYS and ARGV; returns its five values or nil and the error.
@@ -64,38 +72,43 @@ local function restore(keys, saved)
   end
 end
 
-local reply = {}
+-- A plain decision (n = 1) lends its limit these two tables, refilled for each entry, instead of new ones: the
+-- algorithms only read them while they run. An all-or-nothing entry keeps a pair per limit.
+local single_keys, single_argv = {}, {}
 local k, a = 1, 1
-while a <= #ARGV do
+local last = #ARGV
+while a <= last do
   local n = tonumber(ARGV[a])
   a = a + 1
-  local limits = {}
-  local all = {}
-  for i = 1, n do
+  r = r + 1
+  reply[r] = n
+  if n == 1 then
     local name, nkeys, nargs = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-    local keys, argv = {}, {}
-    for j = 1, nkeys do keys[j] = KEYS[k + j - 1]; all[#all + 1] = KEYS[k + j - 1] end
-    for j = 1, nargs do argv[j] = ARGV[a + 2 + j] end
+    for j = 1, nkeys do single_keys[j] = KEYS[k + j - 1] end
+    for j = nkeys + 1, #single_keys do single_keys[j] = nil end
+    for j = 1, nargs do single_argv[j] = ARGV[a + 2 + j] end
+    for j = nargs + 1, #single_argv do single_argv[j] = nil end
     k, a = k + nkeys, a + 3 + nargs
-    limits[i] = {name, keys, argv}
-  end
-  reply[#reply + 1] = n
-  local saved = nil
-  if n > 1 then saved = snapshot(all) end
-  local results, refused = {}, false
-  for i = 1, n do
-    local result, err = decide(limits[i][1], limits[i][2], limits[i][3])
-    results[i] = result or {-1, err}
-    if result == nil or result[1] ~= 1 then refused = true end
-  end
-  if saved and refused then restore(all, saved) end
-  for i = 1, n do
-    local result = results[i]
-    if result[1] == -1 then
-      fail(reply, result[2])
-    else
-      for j = 1, 5 do reply[#reply + 1] = result[j] end
+    append(decide(name, single_keys, single_argv))
+  else
+    local limits = {}
+    local all = {}
+    for i = 1, n do
+      local name, nkeys, nargs = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+      local keys, argv = {}, {}
+      for j = 1, nkeys do keys[j] = KEYS[k + j - 1]; all[#all + 1] = KEYS[k + j - 1] end
+      for j = 1, nargs do argv[j] = ARGV[a + 2 + j] end
+      k, a = k + nkeys, a + 3 + nargs
+      limits[i] = {name, keys, argv}
     end
+    local saved = snapshot(all)
+    local results, errors, refused = {}, {}, false
+    for i = 1, n do
+      results[i], errors[i] = decide(limits[i][1], limits[i][2], limits[i][3])
+      if results[i] == nil or results[i][1] ~= 1 then refused = true end
+    end
+    if refused then restore(all, saved) end
+    for i = 1, n do append(results[i], errors[i]) end
   end
 end
 return reply

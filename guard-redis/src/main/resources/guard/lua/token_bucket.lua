@@ -50,14 +50,16 @@ if type(raw) == 'table' and raw.err then
 end
 local tw, tf = nil, 0
 if raw then
-  local w, f, p = string.match(raw, '^(%d+) (%d+) (%d+)$')
-  if w then
-    tw = tonumber(w)
-    -- Counted in another rate's steps: round up to the next microsecond, never early.
-    if tonumber(p) == parts then tf = tonumber(f) elseif tonumber(f) > 0 then tw = tw + 1 end
+  local x = tonumber(raw) -- the common case: whole microseconds, no pattern to match
+  if x then
+    tw = math.ceil(x)
   else
-    local x = tonumber(raw)
-    if x then tw = math.ceil(x) end
+    local w, f, p = string.match(raw, '^(%d+) (%d+) (%d+)$')
+    if w then
+      tw = tonumber(w)
+      -- Counted in another rate's steps: round up to the next microsecond, never early.
+      if tonumber(p) == parts then tf = tonumber(f) elseif tonumber(f) > 0 then tw = tw + 1 end
+    end
   end
 end
 if tw == nil or tw < now then tw, tf = now, 0 end

@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Guard on each Redis client next to Redisson's {@code RRateLimiter} and Bucket4j, where every decision is a script:
  * a rate no one reaches (every request allowed) and no refusal cache. 16 threads on 1000 keys and on one hot key:
- * decisions per second and Redis CPU per decision at full speed; p50/p99 latency at a fixed offered load; and the
- * ceiling of the same server in the same run, {@code redis-benchmark} sending an {@code EVALSHA} of Guard's token
- * bucket with the same arguments, unpipelined and pipelined 16 deep.
+ * decisions per second and Redis CPU per decision at full speed; p50/p99 latency at a fixed offered load, each the
+ * median of as many interleaved rounds as the throughput has (one round's p99 moves by milliseconds with a GC
+ * pause); and the ceiling of the same server in the same run, {@code redis-benchmark} sending an {@code EVALSHA} of
+ * Guard's token bucket with the same arguments, unpipelined and pipelined 16 deep.
  *
  * <p>{@code java -cp guard-benchmarks/target/benchmarks.jar io.guard.benchmarks.ratelimit.ClientsLoad
  * [seconds per round, default 4] [warm-up seconds, default 2] [rounds, default 3] [offered load per second, default
@@ -59,8 +60,9 @@ public final class ClientsLoad {
                                 .findFirst().orElse("?").trim(), THREADS, rounds, measure.toSeconds(),
                         warmUp.toSeconds(), offered);
                 System.out.println("| keys | limiter | decisions/s (median) | min .. max | Redis CPU us per decision "
-                        + "| p50 ms at " + offered + "/s | p99 ms at " + offered + "/s |");
-                System.out.println("|---|---|---:|---:|---:|---:|---:|");
+                        + "| p50 ms at " + offered + "/s (median) | p99 ms at " + offered + "/s (median) "
+                        + "| p99 min .. max |");
+                System.out.println("|---|---|---:|---:|---:|---:|---:|---:|");
                 for (int keys : new int[] {1000, 1}) {
                     String run = "c" + keys;
                     List<Contender> contenders = List.of(
@@ -89,18 +91,32 @@ public final class ClientsLoad {
                             results.get(c).add(result.withServer(ServerCpu.read(redis).minus(before)));
                         }
                     }
+                    // Latency rounds interleaved like the throughput rounds: a GC pause or a scheduler hiccup moves
+                    // one round's p99 by milliseconds, so each contender's figure is the median of its rounds.
+                    List<List<long[]>> latencyRounds = new ArrayList<>();
+                    contenders.forEach(contender -> latencyRounds.add(new ArrayList<>()));
+                    for (int round = 0; round < rounds; round++) {
+                        for (int c = 0; c < contenders.size(); c++) {
+                            long[] latencies = latencies(contenders.get(c), keys, offered, measure);
+                            latencyRounds.get(c).add(new long[] {percentile(latencies, 0.50),
+                                    percentile(latencies, 0.99)});
+                        }
+                    }
                     for (int c = 0; c < contenders.size(); c++) {
                         List<RateLimiterLoad.Result> runs = results.get(c);
                         runs.sort(java.util.Comparator.comparingDouble(RateLimiterLoad.Result::perSecond));
                         long decisions = runs.stream().mapToLong(RateLimiterLoad.Result::decisions).sum();
                         ServerCpu work = runs.stream().map(RateLimiterLoad.Result::server).reduce(ServerCpu::plus)
                                 .orElseThrow();
-                        long[] latencies = latencies(contenders.get(c), keys, offered, measure);
-                        System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f .. %,.0f | %.1f | %.2f | %.2f |%n",
+                        long[] p50 = latencyRounds.get(c).stream().mapToLong(round -> round[0]).sorted().toArray();
+                        long[] p99 = latencyRounds.get(c).stream().mapToLong(round -> round[1]).sorted().toArray();
+                        System.out.printf(Locale.ROOT,
+                                "| %s | %s | %,.0f | %,.0f .. %,.0f | %.1f | %.2f | %.2f | %.2f .. %.2f |%n",
                                 keys == 1 ? "hot key" : keys + " keys", contenders.get(c).name(),
                                 runs.get(runs.size() / 2).perSecond(), runs.get(0).perSecond(),
                                 runs.get(runs.size() - 1).perSecond(), (double) work.micros() / decisions,
-                                percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6);
+                                p50[p50.length / 2] / 1e6, p99[p99.length / 2] / 1e6, p99[0] / 1e6,
+                                p99[p99.length - 1] / 1e6);
                     }
                 }
                 ceiling(server, redis);
@@ -143,7 +159,7 @@ public final class ClientsLoad {
         return Arrays.stream(samples).flatMapToLong(Arrays::stream).sorted().toArray();
     }
 
-    private static double percentile(long[] sorted, double p) {
+    private static long percentile(long[] sorted, double p) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 

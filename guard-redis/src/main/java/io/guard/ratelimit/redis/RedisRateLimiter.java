@@ -2,7 +2,6 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
-import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.Quota;
@@ -23,7 +22,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -46,10 +44,6 @@ public final class RedisRateLimiter implements RateLimiter {
     /** The key prefix unless one is given. */
     public static final String DEFAULT_PREFIX = "guard:";
 
-    /** Keys outlive the last record by this much, so that rounding to milliseconds never drops a live record. */
-    private static final long SERVER_MARGIN_MILLIS = 1;
-    /** Callers' clocks may disagree with each other and with Redis's expiry clock: keep client-time keys longer. */
-    private static final long CLIENT_MARGIN_MILLIS = 1_000;
     /** Refusals remembered at once unless told otherwise. */
     public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
 
@@ -57,8 +51,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final Pipeline pipeline;
     private final ScriptRunner runner;
     private final Clock clock;
-    private final String prefix;
-    private final String instanceId;
+    private final LimitEntries entries;
     private final RefusalCache refusals;
     private final LuaScript decide = DecideScript.load();
     private final LuaScript reset = LuaScript.fromResource("reset");
@@ -102,15 +95,7 @@ public final class RedisRateLimiter implements RateLimiter {
         this.pipeline = new Pipeline(connection, maxBatch);
         this.runner = new ScriptRunner(pipeline);
         this.clock = Objects.requireNonNull(clock, "clock");
-        Objects.requireNonNull(keyPrefix, "keyPrefix");
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("Redis key prefix must not contain '{' or '}' but was '" + keyPrefix + "'");
-        }
-        if (instanceId == null || instanceId.isBlank()) {
-            throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
-        }
-        this.prefix = keyPrefix;
-        this.instanceId = RateLimitKeys.encode(instanceId);
+        this.entries = new LimitEntries(keyPrefix, instanceId);
         this.refusals = new RefusalCache(refusalCacheSize);
     }
 
@@ -149,7 +134,7 @@ public final class RedisRateLimiter implements RateLimiter {
         for (int i = 0; i < requests.size(); i++) {
             RateLimitRequest request = requests.get(i);
             sent[i] = sentMicros(request.policy());
-            limits.add(limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
+            limits.add(entries.limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
         }
         if (limits.stream().map(limit -> connection.scriptGroup(limit.keys().get(0))).distinct().count() > 1) {
             return RateLimiter.decideInOrder(this, requests);
@@ -211,15 +196,12 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
         String tag = RateLimitKeys.hashTag(policy.name(), key);
-        String base = prefix + tag + ":";
-        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
-        List<String> keys = List.of(base + "log" + instance, base + "state" + instance, base + "tat" + instance,
-                base + "window" + instance);
+        List<String> keys = entries.everyKey(policy, tag);
         resets();
         refusals.forget(tag);
         CompletionStage<List<Object>> reply;
         try {
-            reply = runner.run(reset, keys, List.of(resetChannel(), tag));
+            reply = runner.run(reset, keys, List.of(entries.resetChannel(), tag));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
@@ -265,14 +247,10 @@ public final class RedisRateLimiter implements RateLimiter {
         }
         synchronized (resets) {
             if (resets.get() == null) {
-                resets.set(connection.subscribe(resetChannel(), refusals::forget, refusals::clear));
+                resets.set(connection.subscribe(entries.resetChannel(), refusals::forget, refusals::clear));
             }
             return resets.get();
         }
-    }
-
-    private String resetChannel() {
-        return prefix + "resets";
     }
 
     /** The Redis client the scripts go through: {@code redisson} or {@code lettuce}. */
@@ -310,7 +288,7 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
     private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
                                                    boolean peek) {
-        List<DecideScript.Limit> limits = List.of(limit(policy, tag, permits, sent, peek));
+        List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
         CompletionStage<List<Object>> reply;
         try {
             reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
@@ -330,45 +308,9 @@ public final class RedisRateLimiter implements RateLimiter {
         }));
     }
 
-    /**
-     * One limit's part of a {@link DecideScript} entry: its algorithm, keys and arguments; {@code peek} appends the
-     * flag after which the algorithm writes nothing.
-     */
-    private DecideScript.Limit limit(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
-        boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
-        String now = clientTime ? Long.toString(sent) : "";
-        long margin = clientTime ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
-        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        List<String> args = switch (policy.algorithm()) {
-            case TOKEN_BUCKET -> {
-                EmissionInterval emission = EmissionInterval.of(policy);
-                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
-                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
-            }
-            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
-        };
-        if (peek) {
-            args = new ArrayList<>(args);
-            args.add("1");
-        }
-        return new DecideScript.Limit(policy.algorithm(), keysOfTag(policy, tag), args);
-    }
-
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */
     List<String> keys(RateLimitPolicy policy, String key) {
-        return keysOfTag(policy, RateLimitKeys.hashTag(policy.name(), key));
-    }
-
-    /** Like {@link #keys}, from the tag {@link RateLimitKeys#hashTag} made of the limiter and key. */
-    private List<String> keysOfTag(RateLimitPolicy policy, String tag) {
-        String base = prefix + tag + ":";
-        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
-        return switch (policy.algorithm()) {
-            case SLIDING_LOG -> List.of(base + "log" + instance, base + "state" + instance);
-            case TOKEN_BUCKET -> List.of(base + "tat" + instance);
-            case FIXED_WINDOW -> List.of(base + "window" + instance);
-        };
+        return entries.keys(policy, RateLimitKeys.hashTag(policy.name(), key));
     }
 
     /** Batches sent to Redis so far. */

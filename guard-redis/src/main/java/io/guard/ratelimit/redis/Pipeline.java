@@ -39,6 +39,7 @@ final class Pipeline {
         this.maxBatch = maxBatch;
     }
 
+    /** Queues {@code call} on its lane; never throws: a failure to route or send it fails its reply. */
     void submit(ScriptCall call) {
         Object laneKey;
         try {

@@ -92,10 +92,6 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
     }
 
     private CompletionStage<List<Object>> run(List<String> args) {
-        try {
-            return runner.run(script, List.of(hash), args);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return runner.run(script, List.of(hash), args);
     }
 }

@@ -140,20 +140,10 @@ public final class RedisRateLimiter implements RateLimiter {
             return RateLimiter.decideInOrder(this, requests);
         }
         resets();
-        CompletionStage<List<Object>> reply;
-        try {
-            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
         String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
-        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
-        return cancelling(sentScript, sentScript.handle((values, error) -> {
-            if (error != null) {
-                Throwable cause = Failures.unwrap(error);
-                throw new RateLimiterBackendException("rate limiter '" + names + "': Redis could not decide ("
-                        + cause.getClass().getSimpleName() + ")", cause);
-            }
+        CompletableFuture<List<Object>> reply = run(decide, DecideScript.keys(limits), DecideScript.args(limits),
+                names, "decide");
+        return cancelling(reply, reply.thenApply(values -> {
             if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
                 throw new RateLimiterBackendException("rate limiter '" + names + "': unexpected script reply "
                         + values, null);
@@ -199,21 +189,8 @@ public final class RedisRateLimiter implements RateLimiter {
         List<String> keys = entries.everyKey(policy, tag);
         resets();
         refusals.forget(tag);
-        CompletionStage<List<Object>> reply;
-        try {
-            reply = runner.run(reset, keys, List.of(entries.resetChannel(), tag));
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        return reply.handle((values, error) -> {
-            if (error != null) {
-                Throwable cause = Failures.unwrap(error);
-                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not reset ("
-                        + cause.getClass().getSimpleName() + ")", cause);
-            }
-            refusals.forget(tag);
-            return null;
-        });
+        return run(reset, keys, List.of(entries.resetChannel(), tag), policy.name(), "reset")
+                .thenRun(() -> refusals.forget(tag));
     }
 
     /**
@@ -289,20 +266,23 @@ public final class RedisRateLimiter implements RateLimiter {
     private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
                                                    boolean peek) {
         List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
-        CompletionStage<List<Object>> reply;
-        try {
-            reply = runner.run(decide, DecideScript.keys(limits), DecideScript.args(limits));
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        CompletableFuture<List<Object>> sentScript = reply.toCompletableFuture();
+        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy.name(),
+                peek ? "inspect the quota" : "decide");
+    }
+
+    /**
+     * Runs {@code script}; a failure fails the stage with a {@link RateLimiterBackendException} saying that Redis
+     * could not {@code doing} for {@code limits}. Cancelling the stage drops the call if it has not been sent yet.
+     */
+    private CompletableFuture<List<Object>> run(LuaScript script, List<String> keys, List<String> args,
+                                                String limits, String doing) {
+        CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args).toCompletableFuture();
         return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
-                throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not "
-                        + (peek ? "inspect the quota" : "decide") + " (" + cause.getClass().getSimpleName() + ")",
-                        cause);
+                throw new RateLimiterBackendException("rate limiter '" + limits + "': Redis could not " + doing
+                        + " (" + cause.getClass().getSimpleName() + ")", cause);
             }
             return values;
         }));
@@ -335,14 +315,10 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
     private static ScriptReply toReply(RateLimitPolicy policy, List<Object> values) {
-        if (values == null || values.size() != 1 + DecideScript.ROW || number(values.get(0)) != 1) {
+        if (values == null || values.size() != 1 + DecideScript.ROW || DecideScript.number(values.get(0)) != 1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
                     + values, null);
         }
         return ScriptReply.of(policy, values.subList(1, values.size()));
-    }
-
-    private static long number(Object value) {
-        return DecideScript.number(value);
     }
 }

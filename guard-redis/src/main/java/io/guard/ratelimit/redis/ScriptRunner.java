@@ -19,6 +19,10 @@ final class ScriptRunner {
         this.pipeline = pipeline;
     }
 
+    /**
+     * Never throws: whatever goes wrong on the way to Redis fails the stage. Cancelling the stage drops the call if
+     * it has not been sent yet.
+     */
     CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args) {
         ScriptCall call = new ScriptCall(script, true, keys, args, new CompletableFuture<>());
         CompletableFuture<List<Object>> result = new CompletableFuture<>();

@@ -129,15 +129,16 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
         List<String> tags = requests.stream()
                 .map(request -> RateLimitKeys.hashTag(request.policy().name(), request.key())).toList();
+        // A limit's keys all carry its tag, so the tag alone says which script group they fall in.
+        if (tags.stream().map(connection::scriptGroup).distinct().count() > 1) {
+            return RateLimiter.decideInOrder(this, requests);
+        }
         long[] sent = new long[requests.size()];
         List<DecideScript.Limit> limits = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) {
             RateLimitRequest request = requests.get(i);
             sent[i] = sentMicros(request.policy());
             limits.add(entries.limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
-        }
-        if (limits.stream().map(limit -> connection.scriptGroup(limit.keys().get(0))).distinct().count() > 1) {
-            return RateLimiter.decideInOrder(this, requests);
         }
         resets();
         String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());

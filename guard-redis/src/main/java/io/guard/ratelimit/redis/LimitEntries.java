@@ -32,15 +32,24 @@ final class LimitEntries {
      *                                  or the instance id is blank
      */
     LimitEntries(String keyPrefix, String instanceId) {
+        if (instanceId == null || instanceId.isBlank()) {
+            throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
+        }
+        this.prefix = checkedPrefix(keyPrefix);
+        this.instanceId = RateLimitKeys.encode(instanceId);
+    }
+
+    /**
+     * {@code keyPrefix}, which every Guard key starts with, checked.
+     *
+     * @throws IllegalArgumentException if it contains {@code '{'} or {@code '}'} (it would move the hash tag)
+     */
+    static String checkedPrefix(String keyPrefix) {
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("Redis key prefix must not contain '{' or '}' but was '" + keyPrefix + "'");
         }
-        if (instanceId == null || instanceId.isBlank()) {
-            throw new IllegalArgumentException("instance id must not be blank but was '" + instanceId + "'");
-        }
-        this.prefix = keyPrefix;
-        this.instanceId = RateLimitKeys.encode(instanceId);
+        return keyPrefix;
     }
 
     /**

@@ -32,13 +32,10 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
      */
     public RedisLimitOverrideStore(ScriptConnection connection, String keyPrefix) {
         this.connection = Objects.requireNonNull(connection, "connection");
-        Objects.requireNonNull(keyPrefix, "keyPrefix");
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("Redis key prefix must not contain '{' or '}' but was '" + keyPrefix + "'");
-        }
+        String prefix = LimitEntries.checkedPrefix(keyPrefix);
         this.runner = new ScriptRunner(new Pipeline(connection, 1));
-        this.hash = keyPrefix + "{guard-overrides}";
-        this.channel = keyPrefix + "overrides";
+        this.hash = prefix + "{guard-overrides}";
+        this.channel = prefix + "overrides";
     }
 
     @Override

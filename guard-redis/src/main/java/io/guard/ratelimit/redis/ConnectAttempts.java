@@ -1,7 +1,9 @@
 package io.guard.ratelimit.redis;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -47,6 +49,27 @@ final class ConnectAttempts<T> {
             }
         });
         return next;
+    }
+
+    /**
+     * Hands {@code calls} to {@code send} with the connected result: at once when an attempt has succeeded, else
+     * when the attempt under way (or a new one) does, with only the calls still unanswered by then (one answered
+     * meanwhile timed out and was cancelled: it must not reach Redis); a failed attempt fails them.
+     */
+    void sendWhenConnected(List<ScriptCall> calls, BiConsumer<T, List<ScriptCall>> send) {
+        T made = connected();
+        if (made != null) {
+            send.accept(made, calls);
+            return;
+        }
+        get().whenComplete((connection, error) -> {
+            List<ScriptCall> waiting = ScriptCall.unanswered(calls);
+            if (error != null) {
+                waiting.forEach(call -> call.reply().completeExceptionally(error));
+            } else if (!waiting.isEmpty()) {
+                send.accept(connection, waiting);
+            }
+        });
     }
 
     /** No attempt after this one; what the last attempt yields, now or once it succeeds, goes to {@code close}. */

@@ -115,19 +115,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
         if (!awaitingPubSub.isEmpty()) {
             pubSub.get(); // the subscription waits for a connection: try again with each batch
         }
-        StatefulConnection<String, String> connected = connection.connected();
-        if (connected != null) {
-            dispatch(connected, calls);
-            return;
-        }
-        connection.get().whenComplete((made, error) -> {
-            List<ScriptCall> waiting = ScriptCall.unanswered(calls);
-            if (error != null) {
-                waiting.forEach(call -> call.reply().completeExceptionally(error));
-            } else if (!waiting.isEmpty()) {
-                dispatch(made, waiting);
-            }
-        });
+        connection.sendWhenConnected(calls, this::dispatch);
     }
 
     private void dispatch(StatefulConnection<String, String> connection, List<ScriptCall> calls) {

@@ -78,18 +78,11 @@ public final class RedissonScriptConnection extends ScriptConnection {
 
     @Override
     void send(List<ScriptCall> calls) {
-        if (connected()) {
+        if (firstConnection == null) {
             sendNow(calls);
-            return;
+        } else {
+            firstConnection.sendWhenConnected(calls, (connected, waiting) -> sendNow(waiting));
         }
-        firstConnection.get().whenComplete((connected, error) -> {
-            List<ScriptCall> waiting = ScriptCall.unanswered(calls);
-            if (error != null) {
-                waiting.forEach(call -> call.reply().completeExceptionally(error));
-            } else if (!waiting.isEmpty()) {
-                sendNow(waiting);
-            }
-        });
     }
 
     private void sendNow(List<ScriptCall> calls) {

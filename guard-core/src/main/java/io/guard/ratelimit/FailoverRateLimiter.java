@@ -131,7 +131,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
         }
         return guarded(() -> primary.decide(policy, key, permits),
-                failure -> fallBack(policy, key, permits, failure), "rate limiter '" + policy.name() + "': ");
+                failure -> fallBack(policy, key, permits, failure), () -> "rate limiter '" + policy.name() + "': ");
     }
 
     /**
@@ -141,9 +141,9 @@ public final class FailoverRateLimiter implements RateLimiter {
      */
     @Override
     public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
-        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
         return guarded(() -> primary.decideAll(requests), failure -> fallBackAll(requests, failure),
-                "rate limiter '" + names + "': ");
+                () -> "rate limiter '" + String.join(", ", requests.stream().map(r -> r.policy().name()).toList())
+                        + "': ");
     }
 
     /**
@@ -153,7 +153,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         return guarded(() -> primary.inspect(policy, key), CompletableFuture::failedFuture,
-                "rate limiter '" + policy.name() + "': cannot inspect the quota: ");
+                () -> "rate limiter '" + policy.name() + "': cannot inspect the quota: ");
     }
 
     /**
@@ -164,23 +164,23 @@ public final class FailoverRateLimiter implements RateLimiter {
     public CompletionStage<Void> reset(RateLimitPolicy policy, String key) {
         local.reset(policy, key);
         return guarded(() -> primary.reset(policy, key), CompletableFuture::failedFuture,
-                "rate limiter '" + policy.name() + "': cannot reset the quota: ");
+                () -> "rate limiter '" + policy.name() + "': cannot reset the quota: ");
     }
 
     /**
      * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer;
-     * {@code prefix} says whose call it was in the failure's message. The first of the reply and the breaker's
-     * timeout answers; the other finds the answer taken and does nothing, so a reply that comes late is never applied,
-     * and a timed-out call is answered by {@code fallBack} once.
+     * {@code prefix} says whose call it was in the failure's message, made only on a failure, not on every decision.
+     * The first of the reply and the breaker's timeout answers; the other finds the answer taken and does nothing, so
+     * a reply that comes late is never applied, and a timed-out call is answered by {@code fallBack} once.
      */
     private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
                                            Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
-                                           String prefix) {
+                                           Supplier<String> prefix) {
         CircuitBreaker.Permit permit = breaker.tryAcquire();
         if (permit == null) {
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());
-            return fallBack.apply(new RateLimiterBackendException(prefix + "backend " + primary.backendName()
+            return fallBack.apply(new RateLimiterBackendException(prefix.get() + "backend " + primary.backendName()
                     + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open));
         }
         CompletableFuture<T> pending;
@@ -224,12 +224,13 @@ public final class FailoverRateLimiter implements RateLimiter {
 
     private <T> void onTimeout(TimeoutException timeout, AtomicBoolean answered, CompletableFuture<T> pending,
                                CompletableFuture<T> answer,
-                               Function<RateLimiterBackendException, CompletionStage<T>> fallBack, String prefix) {
+                               Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
+                               Supplier<String> prefix) {
         if (!answered.compareAndSet(false, true)) {
             return;
         }
         pending.cancel(false); // a backend that has not sent the call yet drops it
-        RateLimiterBackendException failure = new RateLimiterBackendException(prefix + "backend "
+        RateLimiterBackendException failure = new RateLimiterBackendException(prefix.get() + "backend "
                 + primary.backendName() + " did not answer within " + breaker.config().timeout().toMillis() + " ms",
                 timeout);
         failed(failure);

@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * A limit shared by every instance of a service, kept in Redis: each decision is one atomic Lua script (one round
@@ -141,12 +142,12 @@ public final class RedisRateLimiter implements RateLimiter {
             limits.add(entries.limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
         }
         resets();
-        String names = String.join(", ", requests.stream().map(request -> request.policy().name()).toList());
+        Supplier<String> names = () -> String.join(", ", requests.stream().map(r -> r.policy().name()).toList());
         CompletableFuture<List<Object>> reply = run(decide, DecideScript.keys(limits), DecideScript.args(limits),
                 names, "decide");
         return cancelling(reply, reply.thenApply(values -> {
             if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
-                throw new RateLimiterBackendException("rate limiter '" + names + "': unexpected script reply "
+                throw new RateLimiterBackendException("rate limiter '" + names.get() + "': unexpected script reply "
                         + values, null);
             }
             List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
@@ -190,7 +191,7 @@ public final class RedisRateLimiter implements RateLimiter {
         List<String> keys = entries.everyKey(policy, tag);
         resets();
         refusals.forget(tag);
-        return run(reset, keys, List.of(entries.resetChannel(), tag), policy.name(), "reset")
+        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset")
                 .thenRun(() -> refusals.forget(tag));
     }
 
@@ -267,22 +268,23 @@ public final class RedisRateLimiter implements RateLimiter {
     private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
                                                    boolean peek) {
         List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
-        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy.name(),
+        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy::name,
                 peek ? "inspect the quota" : "decide");
     }
 
     /**
      * Runs {@code script}; a failure fails the stage with a {@link RateLimiterBackendException} saying that Redis
-     * could not {@code doing} for {@code limits}. Cancelling the stage drops the call if it has not been sent yet.
+     * could not {@code doing} for {@code limits} (named only then). Cancelling the stage drops the call if it has not
+     * been sent yet.
      */
     private CompletableFuture<List<Object>> run(LuaScript script, List<String> keys, List<String> args,
-                                                String limits, String doing) {
+                                                Supplier<String> limits, String doing) {
         CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args).toCompletableFuture();
         return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
-                throw new RateLimiterBackendException("rate limiter '" + limits + "': Redis could not " + doing
+                throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': Redis could not " + doing
                         + " (" + cause.getClass().getSimpleName() + ")", cause);
             }
             return values;

@@ -136,11 +136,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         AtomicLong lastStart = new AtomicLong();
         Supplier<CompletionStage<List<BackendOutcome>>> attempt = () -> {
             lastStart.set(nanoTime.getAsLong());
-            try {
-                return backend.decideAll(resolved);
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+            return call(() -> backend.decideAll(resolved));
         };
         CompletionStage<List<BackendOutcome>> decided = maxWait.isZero() ? attempt.get()
                 : new RetryingAcquire(timer(), nanoTime).acquire(attempt, RateLimiterRegistry::verdict, maxWait);
@@ -263,6 +259,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         });
     }
 
+    /** {@code operation}'s stage, or a failed one if it throws instead. */
     private static <T> CompletionStage<T> call(Supplier<CompletionStage<T>> operation) {
         try {
             return operation.get();
@@ -272,11 +269,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
     }
 
     private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {
-        try {
-            return backend.decide(limit.policy(), key, permits);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        return call(() -> backend.decide(limit.policy(), key, permits));
     }
 
     private void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -21,6 +22,8 @@ final class ConnectAttempts<T> {
 
     private final Supplier<CompletableFuture<T>> connect;
     private final AtomicReference<CompletableFuture<T>> current = new AtomicReference<>();
+    /** Actions waiting for the first successful attempt; see {@link #whenConnected}. */
+    private final List<Consumer<T>> awaiting = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     /** @param connect starts an attempt; may block, may throw; its future completes when the client is connected */
@@ -44,11 +47,48 @@ final class ConnectAttempts<T> {
         CompletableFuture.supplyAsync(connect).thenCompose(started -> started).whenComplete((connected, error) -> {
             if (error == null) {
                 next.complete(connected);
+                // After completing: an action added from now on finds the result itself (see whenConnected).
+                for (Consumer<T> action : awaiting) {
+                    if (awaiting.remove(action)) {
+                        action.accept(connected);
+                    }
+                }
             } else {
                 next.completeExceptionally(error);
             }
         });
         return next;
+    }
+
+    /**
+     * Runs {@code action} once with the connected result: now if an attempt has succeeded, else when one does
+     * (starting one if none is under way; after a failed attempt it waits for the next, see {@link #retryIfAwaited}),
+     * unless {@link #forget forgotten} first.
+     */
+    void whenConnected(Consumer<T> action) {
+        T made = connected();
+        if (made == null) {
+            awaiting.add(action);
+            // Connected meanwhile: the attempt may have run its waiting actions before this one was added.
+            made = connected();
+            if (made == null || !awaiting.remove(action)) {
+                get();
+                return;
+            }
+        }
+        action.accept(made);
+    }
+
+    /** {@code action}, given to {@link #whenConnected} and not run yet, will not be. */
+    void forget(Consumer<T> action) {
+        awaiting.remove(action);
+    }
+
+    /** Makes a new attempt if actions are waiting and the last attempt failed. */
+    void retryIfAwaited() {
+        if (!awaiting.isEmpty()) {
+            get();
+        }
     }
 
     /**

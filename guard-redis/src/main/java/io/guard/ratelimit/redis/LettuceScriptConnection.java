@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -49,8 +48,6 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
     private final ConnectAttempts<StatefulConnection<String, String>> connection;
     private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;
-    private final List<Consumer<StatefulRedisPubSubConnection<String, String>>> awaitingPubSub =
-            new CopyOnWriteArrayList<>();
     private final Duration timeout;
     private final boolean clustered;
 
@@ -58,11 +55,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
                                     Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
                                             connectPubSub, Duration timeout, boolean clustered) {
         this.connection = new ConnectAttempts<>(connect);
-        this.pubSub = new ConnectAttempts<>(() -> connectPubSub.get().thenApply(made -> {
-            awaitingPubSub.forEach(subscribe -> subscribe.accept(made));
-            awaitingPubSub.clear();
-            return made;
-        }));
+        this.pubSub = new ConnectAttempts<>(connectPubSub);
         this.timeout = timeout;
         this.clustered = clustered;
     }
@@ -112,9 +105,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
     @Override
     void send(List<ScriptCall> calls) {
-        if (!awaitingPubSub.isEmpty()) {
-            pubSub.get(); // the subscription waits for a connection: try again with each batch
-        }
+        pubSub.retryIfAwaited(); // a subscription waiting for its connection tries again with each batch
         connection.sendWhenConnected(calls, this::dispatch);
     }
 
@@ -191,13 +182,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
             made.addListener(listener);
             made.async().subscribe(channel);
         };
-        StatefulRedisPubSubConnection<String, String> connected = pubSub.connected();
-        if (connected != null) {
-            subscribe.accept(connected);
-        } else {
-            awaitingPubSub.add(subscribe);
-            pubSub.get();
-        }
+        pubSub.whenConnected(subscribe);
         return new Subscription() {
             @Override
             public CompletionStage<Void> subscribed() {
@@ -206,7 +191,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
             @Override
             public void close() {
-                awaitingPubSub.remove(subscribe);
+                pubSub.forget(subscribe);
                 StatefulRedisPubSubConnection<String, String> made = pubSub.connected();
                 if (made != null) {
                     made.removeListener(listener);

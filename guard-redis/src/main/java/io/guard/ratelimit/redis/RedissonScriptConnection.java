@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
@@ -42,7 +41,6 @@ public final class RedissonScriptConnection extends ScriptConnection {
     private final RScript script;
     /** Null for a client that connected when it was created. */
     private final ConnectAttempts<Boolean> firstConnection;
-    private final List<Runnable> awaitingConnection = new CopyOnWriteArrayList<>();
 
     private RedissonScriptConnection(RedissonClient redisson) {
         this.redisson = redisson;
@@ -53,11 +51,7 @@ public final class RedissonScriptConnection extends ScriptConnection {
     }
 
     private CompletableFuture<Boolean> connect() {
-        return script.scriptExistsAsync(new String[] {ANY_DIGEST}).toCompletableFuture().thenApply(found -> {
-            awaitingConnection.forEach(Runnable::run);
-            awaitingConnection.clear();
-            return Boolean.TRUE;
-        });
+        return script.scriptExistsAsync(new String[] {ANY_DIGEST}).toCompletableFuture().thenApply(found -> true);
     }
 
     @Override
@@ -168,13 +162,12 @@ public final class RedissonScriptConnection extends ScriptConnection {
             return subscribeNow(channel, onMessage, onResubscribed);
         }
         CompletableFuture<Subscription> made = new CompletableFuture<>();
-        awaitingConnection.add(() -> {
+        firstConnection.whenConnected(connected -> {
             Subscription subscription = subscribeNow(channel, onMessage, onResubscribed);
             if (!made.complete(subscription)) {
                 subscription.close(); // closed while waiting for the connection
             }
         });
-        firstConnection.get();
         return new Subscription() {
             @Override
             public CompletionStage<Void> subscribed() {

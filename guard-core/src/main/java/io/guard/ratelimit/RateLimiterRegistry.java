@@ -116,11 +116,15 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * group is tried again after the longest {@code retryAfter} among its refusing limits. Returns the decisions of
      * the final try in order; the call is allowed when all are. Only the final try is counted and reported: a
      * refused group counts its refusing limits (the others granted nothing), an allowed group a permit on each. A
-     * backend that cannot decide a group atomically stops at the first refusal, and the list is then shorter.
+     * backend that cannot decide a group atomically stops at the first refusal, and the list is then shorter. An
+     * empty group is allowed at once, with an empty list.
      *
      * @throws IllegalArgumentException (in the stage) if a name is not registered or permits are out of range
      */
     public CompletionStage<List<Decision>> acquireAll(List<RateLimitRequest> requests, Duration maxWait) {
+        if (requests.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of()); // nothing to decide, count or wait for: allowed
+        }
         List<Limit> group = new ArrayList<>(requests.size());
         List<RateLimitRequest> resolved = new ArrayList<>(requests.size());
         try {
@@ -146,7 +150,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
                 group.forEach(limit -> record(limit, null, error, latency));
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
-            boolean allowed = verdict(outcomes).allowed();
+            boolean allowed = outcomes.stream().allMatch(outcome -> outcome.decision().allowed());
             for (int i = 0; i < outcomes.size(); i++) {
                 if (allowed || !outcomes.get(i).decision().allowed()) {
                     record(group.get(i), outcomes.get(i), null, latency);

@@ -51,6 +51,13 @@ class RateLimiterRegistryTest {
     }
 
     @Test
+    void anEmptyGroupHasNothingToDecideAndIsAllowed() {
+        assertThat(registry.acquireAll(List.of(), Duration.ZERO).toCompletableFuture().join()).isEmpty();
+        assertThat(registry.acquireAll(List.of(), Duration.ofSeconds(1)).toCompletableFuture().join()).isEmpty();
+        assertThat(observed).isEmpty();
+    }
+
+    @Test
     void registersFindsAndReplacesPoliciesByName() {
         RateLimitPolicy first = registry.register(policy("orders", 2, BackendFailurePolicy.FAIL_OPEN));
         registry.tryAcquire("orders", "user-42", 1);

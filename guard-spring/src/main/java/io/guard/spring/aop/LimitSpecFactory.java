@@ -193,10 +193,10 @@ final class LimitSpecFactory {
                             + "' can grant (between 1 and " + policy.maxPermits() + ")",
                     "Lower the permits or raise the rate (or burst) of '" + name + "'.");
         }
-        String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
-        return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), message, httpHeaders,
-                settings.shadow(), null, site, null, false);
+        // No default message fixed here: like an annotation's, it names the policy in force when a call is refused.
+        return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), settings.message(),
+                httpHeaders, settings.shadow(), null, site, null, false);
     }
 
     /**

@@ -167,9 +167,7 @@ final class LimitSpecFactory {
                     "Set " + property + ".rate.");
         }
         try {
-            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
-                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
-                    settings.onBackendFailure());
+            return settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("tier", property, "is an invalid limit: " + e.getMessage(), "Fix " + property + ".*.");
         }
@@ -222,9 +220,7 @@ final class LimitSpecFactory {
                     "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.");
         }
         try {
-            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
-                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
-                    settings.onBackendFailure());
+            return settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("name", name, "resolves to an invalid limit: " + e.getMessage(),
                     "Fix the annotation or guard.rate-limit.instances." + name + ".*.");

@@ -5,7 +5,6 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 
 import java.lang.reflect.Method;
-import java.util.Arrays;
 
 /**
  * The evaluation context of a rate-limited call: the method's parameters and, inside a web request, the request's
@@ -16,8 +15,14 @@ final class CallEvaluationContext extends MethodBasedEvaluationContext {
 
     private final GuardExpressionRoot root;
     private final CurrentRequest request;
-    private final Method method;
-    private final ParameterNameDiscoverer parameterNames;
+    /**
+     * Whether a parameter (or any variable set on this context) is named {@code #clientIp}, {@code #principal} or
+     * {@code #headers}, noted as {@link MethodBasedEvaluationContext} binds the parameters, so that no lookup asks
+     * the parameter-name discoverer again.
+     */
+    private boolean clientIpBound;
+    private boolean principalBound;
+    private boolean headersBound;
 
     /** @param request the web request of the call; null outside one (then the request variables are null) */
     CallEvaluationContext(GuardExpressionRoot root, Method method, Object[] args,
@@ -25,22 +30,38 @@ final class CallEvaluationContext extends MethodBasedEvaluationContext {
         super(root, method, args, parameterNames);
         this.root = root;
         this.request = request;
-        this.method = method;
-        this.parameterNames = parameterNames;
+    }
+
+    @Override
+    public void setVariable(String name, Object value) {
+        super.setVariable(name, value);
+        switch (name) {
+            case CurrentRequest.CLIENT_IP -> clientIpBound = true;
+            case CurrentRequest.PRINCIPAL -> principalBound = true;
+            case CurrentRequest.HEADERS -> headersBound = true;
+            default -> {
+            }
+        }
     }
 
     @Override
     public Object lookupVariable(String name) {
+        // The parameters are bound by now (the superclass binds them all on the first lookup that misses).
         Object value = super.lookupVariable(name);
-        if (value != null || request == null || !CurrentRequest.VARIABLES.contains(name) || isParameter(name)) {
+        if (value != null || request == null || bound(name)) {
             return value;
         }
         return request.variable(name);
     }
 
-    private boolean isParameter(String name) {
-        String[] names = parameterNames.getParameterNames(method);
-        return names != null && Arrays.asList(names).contains(name);
+    /** Whether {@code name} is no request variable, or one a parameter of the same name hides (even when null). */
+    private boolean bound(String name) {
+        return switch (name) {
+            case CurrentRequest.CLIENT_IP -> clientIpBound;
+            case CurrentRequest.PRINCIPAL -> principalBound;
+            case CurrentRequest.HEADERS -> headersBound;
+            default -> true;
+        };
     }
 
     /** The same call for a {@link io.guard.spring.key.RateLimitKeyResolver}. */

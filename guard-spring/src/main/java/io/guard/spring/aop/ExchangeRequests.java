@@ -4,8 +4,6 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
 
-import java.util.Optional;
-
 /**
  * Finds the WebFlux exchange a subscription serves: Guard's {@code ExchangeContextWebFilter} puts it into the Reactor
  * context under {@code ServerWebExchange.class} (the key Spring Security uses for the same purpose), as the last
@@ -30,8 +28,8 @@ final class ExchangeRequests {
             return Mono.just(new ExchangeCurrentRequest(exchange, null));
         }
         return exchange.getPrincipal()
-                .map(principal -> Optional.ofNullable(Principals.name(principal)))
-                .defaultIfEmpty(Optional.empty())
-                .map(name -> new ExchangeCurrentRequest(exchange, name.orElse(null)));
+                .mapNotNull(Principals::name)
+                .<CurrentRequest>map(name -> new ExchangeCurrentRequest(exchange, name))
+                .defaultIfEmpty(new ExchangeCurrentRequest(exchange, null));
     }
 }

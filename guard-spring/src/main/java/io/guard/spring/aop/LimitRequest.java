@@ -4,7 +4,8 @@ import io.guard.ratelimit.RateLimitPolicy;
 
 /**
  * One limit's request of one call: the spec, the policy the call is decided under (the spec's, or its tier's), the
- * resolved key and the permits, evaluated on the calling thread.
+ * resolved key, the permits, and whether the limit only records (shadow mode, as configured or as an override has
+ * set it when the call was evaluated), evaluated on the calling thread.
  */
-record LimitRequest(LimitSpec spec, RateLimitPolicy policy, String key, long permits) {
+record LimitRequest(LimitSpec spec, RateLimitPolicy policy, String key, long permits, boolean shadow) {
 }

@@ -2,6 +2,7 @@ package io.guard.spring.aop;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 
@@ -31,6 +32,18 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
     /** A source that says nothing. */
     public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
             null, null);
+
+    /**
+     * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
+     * become a policy, for a limit and each of its tiers alike.
+     *
+     * @throws IllegalArgumentException when the settings make no valid policy
+     * @throws NullPointerException     when no rate is set (callers report that first, naming the property)
+     */
+    RateLimitPolicy toPolicy(String name) {
+        return new RateLimitPolicy(name, algorithm, rate, interval, burst == null ? 0 : burst, scope, timeSource,
+                onBackendFailure);
+    }
 
     /** Each field from this source, or from {@code fallback} where this one does not say. */
     public LimitSettings orElse(LimitSettings fallback) {

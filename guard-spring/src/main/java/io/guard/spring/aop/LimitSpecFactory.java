@@ -167,9 +167,7 @@ final class LimitSpecFactory {
                     "Set " + property + ".rate.");
         }
         try {
-            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
-                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
-                    settings.onBackendFailure());
+            return settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("tier", property, "is an invalid limit: " + e.getMessage(), "Fix " + property + ".*.");
         }
@@ -193,10 +191,10 @@ final class LimitSpecFactory {
                             + "' can grant (between 1 and " + policy.maxPermits() + ")",
                     "Lower the permits or raise the rate (or burst) of '" + name + "'.");
         }
-        String message = settings.message() != null ? settings.message() : defaultMessage(policy);
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
-        return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), message, httpHeaders,
-                settings.shadow(), null, site, null, false);
+        // No default message fixed here: like an annotation's, it names the policy in force when a call is refused.
+        return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), settings.message(),
+                httpHeaders, settings.shadow(), null, site, null, false);
     }
 
     /**
@@ -222,9 +220,7 @@ final class LimitSpecFactory {
                     "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.");
         }
         try {
-            return new RateLimitPolicy(name, settings.algorithm(), settings.rate(), settings.interval(),
-                    settings.burst() == null ? 0 : settings.burst(), settings.scope(), settings.timeSource(),
-                    settings.onBackendFailure());
+            return settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("name", name, "resolves to an invalid limit: " + e.getMessage(),
                     "Fix the annotation or guard.rate-limit.instances." + name + ".*.");

@@ -66,7 +66,9 @@ final class Limiting {
                         : spec.tiers().resolve(spec.name(), spec.site(), context);
                 // The policy in force now: an override or a refreshed configuration may have replaced it.
                 RateLimitPolicy policy = limiter.find(resolved.name()).orElse(resolved);
-                requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context)));
+                boolean shadow = live == null ? spec.shadow() : live.shadow(policy.name(), spec.shadow());
+                requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context),
+                        shadow));
             }
         }
         return requests;
@@ -147,7 +149,7 @@ final class Limiting {
         if (group.size() > 1) {
             check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
                     sink);
-            requests = requests.stream().filter(this::shadow).toList();
+            requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
         for (LimitRequest request : requests) {
             Duration wait = waitsFor(request);
@@ -165,7 +167,7 @@ final class Limiting {
         if (group.size() > 1) {
             chain = limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))
                     .thenAccept(decisions -> check(group, decisions, sink));
-            requests = requests.stream().filter(this::shadow).toList();
+            requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
         for (LimitRequest request : requests) {
             chain = chain.thenCompose(ignored -> ask(request)).thenAccept(decision -> check(request, decision, sink));
@@ -181,9 +183,12 @@ final class Limiting {
                 : limiter.acquire(name, request.key(), request.permits(), wait);
     }
 
-    /** The limits that may refuse this call (shadow mode as configured, or as an override has set it now). */
-    private List<LimitRequest> enforced(List<LimitRequest> requests) {
-        return requests.stream().filter(request -> !shadow(request)).toList();
+    /**
+     * The limits that may refuse this call, when they are several (a group to decide all-or-nothing); else an
+     * empty list, so that the common single-limit call builds no list.
+     */
+    private static List<LimitRequest> enforced(List<LimitRequest> requests) {
+        return requests.size() < 2 ? List.of() : requests.stream().filter(request -> !request.shadow()).toList();
     }
 
     private static RateLimitRequest request(LimitRequest request) {
@@ -191,8 +196,8 @@ final class Limiting {
     }
 
     /** A group waits as long as its most impatient limit allows: a limit without a timeout never waits. */
-    private Duration waitsFor(List<LimitRequest> group) {
-        return group.stream().map(this::waitsFor).min(Duration::compareTo).orElseThrow();
+    private static Duration waitsFor(List<LimitRequest> group) {
+        return group.stream().map(Limiting::waitsFor).min(Duration::compareTo).orElseThrow();
     }
 
     /**
@@ -210,12 +215,8 @@ final class Limiting {
     }
 
     /** A shadow limit never waits: it must not change how long calls take. */
-    private Duration waitsFor(LimitRequest request) {
-        return shadow(request) ? Duration.ZERO : request.spec().timeout();
-    }
-
-    private boolean shadow(LimitRequest request) {
-        return live == null ? request.spec().shadow() : live.shadow(request.policy().name(), request.spec().shadow());
+    private static Duration waitsFor(LimitRequest request) {
+        return request.shadow() ? Duration.ZERO : request.spec().timeout();
     }
 
     /**
@@ -224,7 +225,7 @@ final class Limiting {
      */
     private void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
         LimitSpec spec = request.spec();
-        if (shadow(request)) {
+        if (request.shadow()) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
                         + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),

@@ -196,18 +196,18 @@ public final class LiveLimits implements AutoCloseable {
             for (RateLimitPolicy base : configured.values()) {
                 String text = stored.get(base.name());
                 LimitOverride override = null;
+                RateLimitPolicy policy = base;
                 if (text != null) {
                     try {
-                        override = LimitOverride.decode(text);
-                        override.applyTo(base);
+                        LimitOverride decoded = LimitOverride.decode(text);
+                        policy = decoded.applyTo(base);
+                        override = decoded;
                     } catch (IllegalArgumentException e) {
                         log.warn("Ignoring the stored override of rate limit '{}': {}", base.name(), e.getMessage());
-                        override = null;
                     }
                 }
                 LimitOverride previous = override == null ? overrides.remove(base.name())
                         : overrides.put(base.name(), override);
-                RateLimitPolicy policy = effective(base, override);
                 if (!Objects.equals(previous, override) || !registry.find(base.name()).orElse(base).equals(policy)) {
                     registry.register(policy);
                 }

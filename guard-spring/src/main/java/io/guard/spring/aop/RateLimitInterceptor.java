@@ -40,19 +40,20 @@ final class RateLimitInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         Object[] args = invocation.getArguments();
-        Function<CurrentRequest, List<LimitRequest>> requests = request -> limiting.requests(guarded.limits(),
-                () -> methods.contexts().forLimits(guarded.method(), args, invocation.getThis(), targetClass, request));
-        // A servlet request is bound to this thread; a WebFlux exchange only shows in the subscription's context.
-        CurrentRequest request = CurrentRequests.ofCallingThread();
+        Object target = invocation.getThis();
+        // Plain and CompletionStage calls are evaluated here, where the servlet request is bound to the thread; it
+        // is looked up only when some limit has an expression (the context is built lazily).
+        Supplier<List<LimitRequest>> onThisThread = () -> limiting.requests(guarded.limits(),
+                () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass,
+                        CurrentRequests.ofCallingThread()));
         RateLimitDecisionSink sink = sinks.current();
-        RefusedCall refused = new RefusedCall(guarded, invocation.getThis(), args);
         return switch (guarded.returnKind()) {
             case SYNC -> {
-                List<LimitRequest> evaluated = requests.apply(request);
+                List<LimitRequest> evaluated = onThisThread.get();
                 try {
                     limiting.acquire(evaluated, sink);
                 } catch (RateLimitExceededException refusal) {
-                    yield refused.answer(refusal);
+                    yield new RefusedCall(guarded, target, args).answer(refusal);
                 }
                 yield invocation.proceed();
             }
@@ -60,19 +61,25 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 // Decided on the caller's thread, as Resilience4j does, so that the body runs there with its
                 // thread-bound context (security, MDC, request scope, transaction); a refusal goes to the refusing
                 // limit's fallback, or fails the stage when it has none.
-                List<LimitRequest> evaluated = requests.apply(request);
+                List<LimitRequest> evaluated = onThisThread.get();
                 try {
                     limiting.acquire(evaluated, sink);
                 } catch (RateLimitExceededException refusal) {
-                    yield fallbackStage(refused, refusal);
+                    yield fallbackStage(new RefusedCall(guarded, target, args), refusal);
                 } catch (RuntimeException failure) {
                     yield CompletableFuture.failedFuture(failure);
                 }
                 yield invocation.proceed();
             }
-            case MONO, FLUX -> reactive.limit(guarded.returnKind(), limiting,
-                    new DeferredRequests(requests, request, readsPrincipal(guarded.limits())), sink, refused,
-                    Invocations.repeatable(invocation));
+            case MONO, FLUX -> {
+                Function<CurrentRequest, List<LimitRequest>> requests = request -> limiting.requests(guarded.limits(),
+                        () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass, request));
+                // A servlet request is bound to this thread, so it is taken now; a WebFlux exchange only shows in
+                // the subscription's context.
+                yield reactive.limit(guarded.returnKind(), limiting, new DeferredRequests(requests,
+                                CurrentRequests.ofCallingThread(), readsPrincipal(guarded.limits())),
+                        sink, new RefusedCall(guarded, target, args), Invocations.repeatable(invocation));
+            }
         };
     }
 

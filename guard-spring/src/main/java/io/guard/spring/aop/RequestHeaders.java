@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import java.util.AbstractMap;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -32,6 +33,6 @@ final class RequestHeaders extends AbstractMap<String, String> {
 
     @Override
     public Set<Entry<String, String>> entrySet() {
-        return Map.copyOf(all.get()).entrySet();
+        return Collections.unmodifiableMap(all.get()).entrySet();
     }
 }

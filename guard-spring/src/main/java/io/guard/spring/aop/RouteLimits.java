@@ -137,7 +137,7 @@ public final class RouteLimits {
         var context = new StandardEvaluationContext(request);
         context.setVariable("request", request);
         context.setVariable("clientIp", request.getRemoteAddress());
-        context.setVariable("headers", request.firstHeaderValues());
+        context.setVariable("headers", new RequestHeaders(request::header, request::firstHeaderValues));
         if (beans != null) {
             context.setBeanResolver(beans);
         }

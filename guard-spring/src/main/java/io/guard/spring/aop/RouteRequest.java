@@ -2,9 +2,7 @@ package io.guard.spring.aop;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.PathContainer;
-import org.springframework.util.LinkedCaseInsensitiveMap;
 
-import java.util.Collections;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -57,15 +55,9 @@ public final class RouteRequest {
         return headers().getFirst(name);
     }
 
-    /** {@code #headers}: each header field's first value, by name in any case. */
+    /** Each header field's first value, by name: what iterating {@code #headers} shows. */
     Map<String, String> firstHeaderValues() {
-        Map<String, String> values = new LinkedCaseInsensitiveMap<>();
-        headers().forEach((name, list) -> {
-            if (!list.isEmpty()) {
-                values.putIfAbsent(name, list.get(0));
-            }
-        });
-        return Collections.unmodifiableMap(values);
+        return headers().toSingleValueMap();
     }
 
     private HttpHeaders headers() {

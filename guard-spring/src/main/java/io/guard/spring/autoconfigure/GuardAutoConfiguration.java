@@ -117,13 +117,9 @@ public class GuardAutoConfiguration {
     @ConditionalOnMissingBean
     public LiveLimits guardLiveLimits(RateLimiterRegistry limiters, LimitOverrideStore store,
                                       GuardProperties properties) {
-        try {
-            return new LiveLimits(limiters, store, Clock.systemUTC(),
-                    properties.getRateLimit().getOverridePollInterval(), Duration.ofSeconds(5));
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard.rate-limit.override-poll-interval", e.getMessage(),
-                    "Use a positive duration such as 5s.");
-        }
+        // guard.rate-limit.override-poll-interval is checked with every other value (PropertyMistakes)
+        return new LiveLimits(limiters, store, Clock.systemUTC(), properties.getRateLimit().getOverridePollInterval(),
+                Duration.ofSeconds(5));
     }
 
     /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */

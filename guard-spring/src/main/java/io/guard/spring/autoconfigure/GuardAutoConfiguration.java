@@ -60,27 +60,19 @@ public class GuardAutoConfiguration {
     public CircuitBreakerRegistry guardCircuitBreakerRegistry(GuardProperties properties) {
         CircuitBreakerProperties breakers = properties.getCircuitBreaker();
         CircuitBreakerConfig defaults = CircuitBreakerConfigs.defaults(breakers);
-        try {
-            return CircuitBreakerRegistry.builder()
-                    .defaults(defaults)
-                    .instances(CircuitBreakerConfigs.instances(breakers, defaults))
-                    .maxBreakers(breakers.getMaxBreakers())
-                    .eventBufferSize(properties.getEvents().getBufferSize())
-                    .build();
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard", e.getMessage(),
-                    "Fix guard.circuit-breaker.max-breakers or guard.events.buffer-size.");
-        }
+        // Every value was checked when GuardProperties was bound (GuardPropertiesCheck)
+        return CircuitBreakerRegistry.builder()
+                .defaults(defaults)
+                .instances(CircuitBreakerConfigs.instances(breakers, defaults))
+                .maxBreakers(breakers.getMaxBreakers())
+                .eventBufferSize(properties.getEvents().getBufferSize())
+                .build();
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties) {
-        try {
-            return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard.events.buffer-size", e.getMessage(), "Use a size of at least 1.");
-        }
+        return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
     }
 
     /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */

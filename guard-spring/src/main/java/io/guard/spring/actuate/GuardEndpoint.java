@@ -155,8 +155,7 @@ public class GuardEndpoint {
         var refreshed = live.reconfiguredOf(policy.name());
         String source = active != null ? "override" : refreshed.map(LiveLimits.Reconfigured::source)
                 .orElse("configuration");
-        return new RateLimiterDescriptor(plain.type(), plain.policy(), plain.backend(), plain.stats(), source, active,
-                refreshed.map(r -> r.at().toString()).orElse(null));
+        return plain.withOrigin(source, active, refreshed.map(r -> r.at().toString()).orElse(null));
     }
 
     static InvalidEndpointRequestException invalid(String message) {

@@ -20,21 +20,15 @@ public record RateLimiterDescriptor(String type, Policy policy, Backend backend,
 
     /** The limit as configuration sets it, for a view that does not know of overrides. */
     static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats) {
-        return of(p, backend, stats, null, null);
-    }
-
-    /**
-     * @param source   {@code configuration}, or {@code override}; null when not known
-     * @param override the override in force, or null
-     */
-    static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats, String source,
-                                    ActiveOverride override) {
-        return new RateLimiterDescriptor("rate-limiter",
-                new Policy(p.algorithm().name(), p.rate(), p.interval().toMillis(), p.burst(), p.scope().name(),
-                        p.timeSource().name(), p.onBackendFailure().name()),
+        return new RateLimiterDescriptor("rate-limiter", policyOf(p),
                 new Backend(backend.name(), backend.up() ? "UP" : "DOWN", backend.breakerState(), backend.lastError(),
                         backend.lastErrorTime()),
-                stats, source, override, null);
+                stats, null, null, null);
+    }
+
+    /** The same limiter, telling where its policy comes from now (configuration, a refresh or an override). */
+    RateLimiterDescriptor withOrigin(String source, ActiveOverride override, String refreshedAt) {
+        return new RateLimiterDescriptor(type, policy, backend, stats, source, override, refreshedAt);
     }
 
     /**

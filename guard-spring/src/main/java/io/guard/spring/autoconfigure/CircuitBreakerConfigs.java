@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * Turns {@code guard.circuit-breaker.*} into core configurations: the defaults over Resilience4j's defaults, each
- * instance over the defaults. A value the core rejects stops start-up with the breaker's property prefix.
+ * instance over the defaults. The values are checked before (see {@link PropertyMistakes}, which builds them the same
+ * way), so every one that the core rejects stops start-up, all in one report, before these run.
  */
 final class CircuitBreakerConfigs {
 
@@ -22,33 +23,23 @@ final class CircuitBreakerConfigs {
     }
 
     static CircuitBreakerConfig defaults(CircuitBreakerProperties properties) {
-        return apply(CircuitBreakerConfig.ofDefaults(), properties.getDefaults(), new BreakerProperties(),
-                PREFIX + "defaults");
+        return build(CircuitBreakerConfig.ofDefaults(), properties.getDefaults(), new BreakerProperties());
     }
 
     static Map<String, CircuitBreakerConfig> instances(CircuitBreakerProperties properties,
                                                        CircuitBreakerConfig defaults) {
         Map<String, CircuitBreakerConfig> configs = new LinkedHashMap<>();
         properties.getInstances().forEach((name, instance) ->
-                configs.put(name, apply(defaults, instance, properties.getDefaults(), PREFIX + "instances." + name)));
+                configs.put(name, build(defaults, instance, properties.getDefaults())));
         return configs;
     }
 
     /**
-     * @param base     the configuration {@code p} refines (Resilience4j's defaults, or the built defaults)
+     * {@code p} over {@code base}; the core's exception, naming the setting and the value, when it cannot work.
+     *
+     * @param base      the configuration {@code p} refines (Resilience4j's defaults, or the built defaults)
      * @param inherited the properties {@code base} was built from, for settings that only make sense together
      */
-    private static CircuitBreakerConfig apply(CircuitBreakerConfig base, BreakerProperties p,
-                                              BreakerProperties inherited, String prefix) {
-        try {
-            return build(base, p, inherited);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new GuardPropertiesException(prefix, e.getMessage(),
-                    "Fix the value under " + prefix + " (see the allowed range in the message).");
-        }
-    }
-
-    /** {@code p} over {@code base}; the core's exception, naming the setting and the value, when it cannot work. */
     static CircuitBreakerConfig build(CircuitBreakerConfig base, BreakerProperties p, BreakerProperties inherited) {
         CircuitBreakerConfig.Builder b = base.toBuilder();
         set(p.getFailureRateThreshold(), b::failureRateThreshold);

@@ -60,27 +60,19 @@ public class GuardAutoConfiguration {
     public CircuitBreakerRegistry guardCircuitBreakerRegistry(GuardProperties properties) {
         CircuitBreakerProperties breakers = properties.getCircuitBreaker();
         CircuitBreakerConfig defaults = CircuitBreakerConfigs.defaults(breakers);
-        try {
-            return CircuitBreakerRegistry.builder()
-                    .defaults(defaults)
-                    .instances(CircuitBreakerConfigs.instances(breakers, defaults))
-                    .maxBreakers(breakers.getMaxBreakers())
-                    .eventBufferSize(properties.getEvents().getBufferSize())
-                    .build();
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard", e.getMessage(),
-                    "Fix guard.circuit-breaker.max-breakers or guard.events.buffer-size.");
-        }
+        // Every value was checked when GuardProperties was bound (GuardPropertiesCheck)
+        return CircuitBreakerRegistry.builder()
+                .defaults(defaults)
+                .instances(CircuitBreakerConfigs.instances(breakers, defaults))
+                .maxBreakers(breakers.getMaxBreakers())
+                .eventBufferSize(properties.getEvents().getBufferSize())
+                .build();
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties) {
-        try {
-            return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard.events.buffer-size", e.getMessage(), "Use a size of at least 1.");
-        }
+        return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
     }
 
     /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
@@ -117,13 +109,9 @@ public class GuardAutoConfiguration {
     @ConditionalOnMissingBean
     public LiveLimits guardLiveLimits(RateLimiterRegistry limiters, LimitOverrideStore store,
                                       GuardProperties properties) {
-        try {
-            return new LiveLimits(limiters, store, Clock.systemUTC(),
-                    properties.getRateLimit().getOverridePollInterval(), Duration.ofSeconds(5));
-        } catch (IllegalArgumentException e) {
-            throw new GuardPropertiesException("guard.rate-limit.override-poll-interval", e.getMessage(),
-                    "Use a positive duration such as 5s.");
-        }
+        // guard.rate-limit.override-poll-interval is checked with every other value (PropertyMistakes)
+        return new LiveLimits(limiters, store, Clock.systemUTC(), properties.getRateLimit().getOverridePollInterval(),
+                Duration.ofSeconds(5));
     }
 
     /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */

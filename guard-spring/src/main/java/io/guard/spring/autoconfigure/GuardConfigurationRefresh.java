@@ -173,23 +173,13 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
     private boolean valid(RateLimitProperties fresh) {
         GuardProperties properties = new GuardProperties();
         properties.setRateLimit(fresh);
-        List<String> mistakes = PropertyMistakes.in(properties).stream()
-                .filter(mistake -> mistake.property().startsWith(PREFIX))
-                .map(mistake -> mistake.property() + "="
-                        + (mistake.value() == null ? "" : written(mistake.property(), mistake.value()))
-                        + ": " + mistake.reason())
-                .toList();
+        List<String> mistakes = GuardPropertiesCheck.describe(PropertyMistakes.in(properties), environment);
         if (mistakes.isEmpty()) {
             return true;
         }
         log.warn("Ignoring the refreshed guard.rate-limit configuration, the limits in force stay: {}",
                 String.join("; ", mistakes));
         return false;
-    }
-
-    private String written(String property, Object value) {
-        String text = environment.getProperty(property);
-        return text != null ? text : String.valueOf(value);
     }
 
     /** {@code guard.rate-limit.instances.x.rate} whether written so, in camel case or as an environment variable. */

@@ -34,27 +34,34 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         if (bean instanceof GuardProperties properties && checked.add(bean)) {
-            List<PropertyMistakes.Mistake> mistakes = PropertyMistakes.in(properties);
+            List<String> mistakes = describe(PropertyMistakes.in(properties), environment);
             if (!mistakes.isEmpty()) {
-                throw new GuardPropertyValuesException(mistakes.stream().map(this::describe).toList());
+                throw new GuardPropertyValuesException(mistakes);
             }
         }
         return bean;
     }
 
-    /** {@code guard.rate-limit.instances.search.rate=0: rate must be ... [from class path resource ...]}. */
-    private String describe(PropertyMistakes.Mistake mistake) {
+    /**
+     * One line per mistake, {@code guard.rate-limit.instances.search.rate=0: rate must be ... [from class path
+     * resource ...]}: the value as the application wrote it (a duration as {@code -1s}, not {@code PT-1S}) and where,
+     * when it can be found in {@code environment}. Also how a configuration refresh reports the values it refuses.
+     */
+    static List<String> describe(List<PropertyMistakes.Mistake> mistakes, Environment environment) {
+        return mistakes.stream().map(mistake -> describe(mistake, environment)).toList();
+    }
+
+    private static String describe(PropertyMistakes.Mistake mistake, Environment environment) {
         if (mistake.value() == null) {
             return mistake.property() + ": " + mistake.reason();
         }
-        ConfigurationProperty written = written(mistake.property());
+        ConfigurationProperty written = written(mistake.property(), environment);
         Object value = written != null ? written.getValue() : mistake.value();
         String origin = written != null && written.getOrigin() != null ? " [" + written.getOrigin() + "]" : "";
         return mistake.property() + "=" + value + ": " + mistake.reason() + origin;
     }
 
-    /** The property as the application wrote it (a duration as {@code -1s}, not {@code PT-1S}), if it can be found. */
-    private ConfigurationProperty written(String property) {
+    private static ConfigurationProperty written(String property, Environment environment) {
         if (!ConfigurationPropertyName.isValid(property)) {
             return null;
         }

@@ -51,6 +51,11 @@ final class PropertyMistakes {
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
+        Duration poll = limits.getOverridePollInterval();
+        if (poll == null || poll.isZero() || poll.isNegative()) {
+            found.add(new Mistake(LIMITS + "override-poll-interval", poll,
+                    "must be positive, such as 5s: it bounds how long an instance may decide under an old override"));
+        }
         if (properties.getEvents().getBufferSize() < 1) {
             found.add(new Mistake("guard.events.buffer-size", properties.getEvents().getBufferSize(),
                     "must be at least 1"));

@@ -76,6 +76,16 @@ class EveryBadPropertyTest {
     }
 
     @Test
+    void anOverridePollIntervalThatIsNotPositiveIsReportedWithTheOtherBadValues() {
+        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+                "guard.rate-limit.override-poll-interval=0s",
+                "guard.rate-limit.defaults.rate=0"));
+        assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
+                .contains("guard.rate-limit.override-poll-interval=0s: must be positive")
+                .contains("guard.rate-limit.defaults.rate=0:");
+    }
+
+    @Test
     void valuesThatAreEachFineButClashAreReportedUnderTheBreaker() {
         // Each is fine over the defaults' 10 s wait; together the cap (30 s) is below the instance's own wait (60 s).
         FailureAnalysis analysis = analysis(runner.withPropertyValues(

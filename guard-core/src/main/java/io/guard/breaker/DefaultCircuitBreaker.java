@@ -78,12 +78,14 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public State state() {
+        lookForHungCalls(clock.nanoTime());
         current.get().refresh();
         return current.get().state();
     }
 
     @Override
     public Snapshot snapshot() {
+        lookForHungCalls(clock.nanoTime());
         return current.get().snapshot();
     }
 
@@ -99,12 +101,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public boolean tryAcquirePermission() {
-        return tryGrant() != null;
+        return tryGrant(clock.nanoTime()) != null;
     }
 
     @Override
     public void acquirePermission() {
-        grant();
+        grant(clock.nanoTime());
     }
 
     /**
@@ -117,12 +119,10 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    BreakerState tryGrant() {
+    BreakerState tryGrant(long nowNanos) {
+        lookForHungCalls(nowNanos);
         BreakerState granting = current.get().acquire();
         if (granting == null) {
-            if (inFlight.checkDue(clock.nanoTime())) {
-                current.get().checkHung(); // all trial calls of a HALF_OPEN may be hanging
-            }
             notPermitted.increment();
             events.publish(GuardEvent.Type.NOT_PERMITTED, 0, Map.of("state", current.get().state().name()));
         }
@@ -130,8 +130,8 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    BreakerState grant() {
-        BreakerState granting = tryGrant();
+    BreakerState grant(long nowNanos) {
+        BreakerState granting = tryGrant(nowNanos);
         if (granting == null) {
             BreakerState refusing = current.get();
             throw new CallNotPermittedException(name, refusing.state(),
@@ -147,11 +147,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     int[] started(long startNanos) {
-        int[] cell = inFlight.start(startNanos);
-        if (inFlight.checkDue(startNanos)) {
+        return inFlight.start(startNanos);
+    }
+
+    /**
+     * Once per tracking generation (at most an eighth of slow-call-duration-threshold), before a call is granted
+     * or the state is read: lets the current state count calls that started long enough ago and still run as
+     * slow calls, so the call that finds every earlier call hung is refused, and state() says OPEN without
+     * waiting for a call. O(1) for every other call of the generation.
+     */
+    private void lookForHungCalls(long nowNanos) {
+        if (inFlight.advance(nowNanos)) {
             current.get().checkHung();
         }
-        return cell;
     }
 
     @Override
@@ -253,7 +261,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         }
         BreakerState from = current.get();
         if (from instanceof ClosedState || from instanceof HalfOpenState) {
-            transition(from, new OpenState(this, from.window(), nextAttempt(from), waitNanos(check, from)), null);
+            transition(from, new OpenState(this, from, nextAttempt(from), waitNanos(check, from)), null);
         }
     }
 
@@ -277,19 +285,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public void transitionToOpenState() {
-        manual(s -> s instanceof OpenState ? null : new OpenState(this, s.window(), nextAttempt(s)));
+        manual(s -> s instanceof OpenState ? null : new OpenState(this, s, nextAttempt(s)));
     }
 
     @Override
     public void transitionToOpenStateFor(Duration wait) {
         Objects.requireNonNull(wait, "wait");
-        manual(s -> new OpenState(this, s.window(), nextAttempt(s), wait.toNanos()));
+        manual(s -> new OpenState(this, s, nextAttempt(s), wait.toNanos()));
     }
 
     @Override
     public void transitionToOpenStateUntil(Instant until) {
         Objects.requireNonNull(until, "until");
-        manual(s -> new OpenState(this, s.window(), nextAttempt(s),
+        manual(s -> new OpenState(this, s, nextAttempt(s),
                 Duration.between(clock.instant(), until).toNanos()));
     }
 

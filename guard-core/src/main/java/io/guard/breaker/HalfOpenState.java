@@ -102,6 +102,11 @@ final class HalfOpenState implements BreakerState {
         return window;
     }
 
+    @Override
+    public long windowSince() {
+        return enteredAt;
+    }
+
     int attempt() {
         return attempt;
     }
@@ -149,6 +154,6 @@ final class HalfOpenState implements BreakerState {
     }
 
     private void reopen(Snapshot cause) {
-        breaker.transition(this, new OpenState(breaker, window, attempt + 1), cause);
+        breaker.transition(this, new OpenState(breaker, this, attempt + 1), cause);
     }
 }

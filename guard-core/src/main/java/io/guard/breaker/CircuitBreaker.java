@@ -38,8 +38,9 @@ import java.util.function.Supplier;
 public interface CircuitBreaker {
 
     /**
-     * A breaker that belongs to no registry, on the system clock; a timer thread is started only if the
-     * configuration needs one (automatic OPEN to HALF_OPEN, a HALF_OPEN maximum wait, a timeout), on first use.
+     * A breaker that belongs to no registry, on the system clock; a timer thread (which hands due tasks to up to
+     * 16 callback threads, as a registry's does) is started only if the configuration needs one (automatic OPEN to
+     * HALF_OPEN, a HALF_OPEN maximum wait, a timeout), on first use, and ends when idle.
      * Resilience4j's {@code CircuitBreaker.of}.
      */
     static CircuitBreaker of(String name, CircuitBreakerConfig config) {
@@ -52,8 +53,8 @@ public interface CircuitBreaker {
     }
 
     /**
-     * A breaker that belongs to no registry, on {@code clock}, running timed transitions on {@code scheduler}
-     * (null: a daemon timer thread of its own, started on first use).
+     * A breaker that belongs to no registry, on {@code clock}, running timeouts and timed transitions on
+     * {@code scheduler} (null: a daemon timer thread of its own and its callback threads, started on first use).
      */
     static CircuitBreaker of(String name, CircuitBreakerConfig config, GuardClock clock, Scheduler scheduler) {
         return Standalone.create(name, config, clock, scheduler);

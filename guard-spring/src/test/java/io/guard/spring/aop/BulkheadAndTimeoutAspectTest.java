@@ -137,6 +137,43 @@ class BulkheadAndTimeoutAspectTest {
     }
 
     @Test
+    void cancellingTheAnswerCancelsTheMethodsFutureAndGivesTheBulkheadPermitBack() {
+        runner.run(context -> {
+            Remote remote = context.getBean(Remote.class);
+            CompletableFuture<String> work = new CompletableFuture<>();
+            CompletableFuture<?> answer = remote.limited(work);
+            var bulkhead = context.getBean(BulkheadRegistry.class).find("limited").orElseThrow();
+            assertThat(bulkhead.concurrentCalls()).isEqualTo(1);
+            answer.cancel(true);
+            assertThat(work).as("the method's own future").isCancelled();
+            assertThat(bulkhead.concurrentCalls()).isZero();
+            assertThat(remote.limited(CompletableFuture.completedFuture("again")).join()).isEqualTo("again");
+            var breaker = context.getBean(CircuitBreakerRegistry.class).find("limited").orElseThrow();
+            assertThat(breaker.snapshot().calls()).as("a cancelled call is no outcome").isEqualTo(1);
+        });
+    }
+
+    @Test
+    void whileTheBreakerIsOpenRefusedCallsAreNotCountedAsBulkheadPermitted() {
+        runner.run(context -> {
+            Remote remote = context.getBean(Remote.class);
+            assertThat(remote.limited(CompletableFuture.completedFuture("first")).join()).isEqualTo("first");
+            var bulkhead = context.getBean(BulkheadRegistry.class).find("limited").orElseThrow();
+            assertThat(bulkhead.permittedCalls()).isEqualTo(1);
+            context.getBean(CircuitBreakerRegistry.class).find("limited").orElseThrow().transitionToOpenState();
+            for (int i = 0; i < 3; i++) {
+                assertThat(remote.limited(CompletableFuture.completedFuture("refused")))
+                        .failsWithin(Duration.ofSeconds(5))
+                        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                        .withCauseInstanceOf(io.guard.breaker.CallNotPermittedException.class);
+            }
+            assertThat(bulkhead.permittedCalls()).isEqualTo(1);
+            assertThat(bulkhead.refusedCalls()).isZero();
+            assertThat(bulkhead.concurrentCalls()).isZero();
+        });
+    }
+
+    @Test
     void thePropertyBoundsABreakerWhoseAnnotationSaysNothingAndARefusalWithoutFallbackFails() {
         runner.run(context -> {
             Remote remote = context.getBean(Remote.class);

@@ -43,11 +43,15 @@ import java.util.function.Predicate;
  *                                              instances opened together do not probe together; in [0, 1), 0 = off
  * @param waitIntervalFunctionInOpenState       the OPEN wait of the n-th consecutive opening (n from 1); replaces
  *                                              the wait, backoff and randomization properties when set
- * @param transitionOnResult                    asked after each recorded outcome (result or throwable, one of
- *                                              them null) in CLOSED and HALF_OPEN; may open the breaker at once
+ * @param transitionOnResult                    asked, as in Resilience4j, after a non-null result that is not
+ *                                              recorded as a failure and after a throwable that is not ignored
+ *                                              (one argument null, never both); may open a CLOSED breaker at once
+ *                                              and is not asked in other states
  * @param timeout                               asynchronous calls still running after this long are completed
  *                                              with a {@link java.util.concurrent.TimeoutException}, cancelled and
  *                                              recorded as failures; zero = no timeout
+ * @param writableStackTraceEnabled             whether {@link CallNotPermittedException}s carry a stack trace;
+ *                                              false by default (Resilience4j: true), see the exception
  */
 public record CircuitBreakerConfig(
         float failureRateThreshold,
@@ -72,7 +76,8 @@ public record CircuitBreakerConfig(
         double randomizedWaitFactor,
         IntFunction<Duration> waitIntervalFunctionInOpenState,
         BiFunction<Object, Throwable, TransitionCheck> transitionOnResult,
-        Duration timeout) {
+        Duration timeout,
+        boolean writableStackTraceEnabled) {
 
     /** The record predicate when none is configured; the breaker then records every throwable. */
     static final Predicate<Throwable> RECORD_ALL = t -> true;
@@ -234,6 +239,7 @@ public record CircuitBreakerConfig(
         private IntFunction<Duration> waitIntervalFunctionInOpenState;
         private BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
         private Duration timeout = Duration.ZERO;
+        private boolean writableStackTraceEnabled;
 
         private Builder() {
         }
@@ -264,6 +270,7 @@ public record CircuitBreakerConfig(
             waitIntervalFunctionInOpenState = c.waitIntervalFunctionInOpenState;
             transitionOnResult = c.transitionOnResult;
             timeout = c.timeout;
+            writableStackTraceEnabled = c.writableStackTraceEnabled;
         }
 
         public Builder failureRateThreshold(float percent) { this.failureRateThreshold = percent; return this; }
@@ -312,8 +319,15 @@ public record CircuitBreakerConfig(
         /** The state a new breaker starts in; CLOSED by default. */
         public Builder initialState(State state) { this.initialState = state; return this; }
 
-        /** Where HALF_OPEN goes after max-wait-duration-in-half-open-state: OPEN (default) or CLOSED. */
+        /**
+         * Where HALF_OPEN goes after max-wait-duration-in-half-open-state: OPEN (default) or CLOSED; null throws
+         * {@link IllegalArgumentException}, as in Resilience4j.
+         */
         public Builder transitionToStateAfterWaitDuration(State state) {
+            if (state == null) {
+                throw new IllegalArgumentException("transition-to-state-after-wait-duration must not be null: "
+                        + "use OPEN or CLOSED");
+            }
             this.transitionToStateAfterWaitDuration = state;
             return this;
         }
@@ -336,6 +350,12 @@ public record CircuitBreakerConfig(
         /** Completes asynchronous calls exceptionally after this long; zero (the default) = no timeout. */
         public Builder timeout(Duration timeout) { this.timeout = timeout; return this; }
 
+        /** Whether refusals ({@link CallNotPermittedException}) carry a stack trace; false by default. */
+        public Builder writableStackTraceEnabled(boolean enabled) {
+            this.writableStackTraceEnabled = enabled;
+            return this;
+        }
+
         public CircuitBreakerConfig build() {
             return new CircuitBreakerConfig(failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
                     slidingWindowType, slidingWindowSize, minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState,
@@ -343,7 +363,7 @@ public record CircuitBreakerConfig(
                     automaticTransitionFromOpenToHalfOpenEnabled, maxWaitDurationInHalfOpenState, recordExceptions,
                     ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate,
                     initialState, transitionToStateAfterWaitDuration, randomizedWaitFactor,
-                    waitIntervalFunctionInOpenState, transitionOnResult, timeout);
+                    waitIntervalFunctionInOpenState, transitionOnResult, timeout, writableStackTraceEnabled);
         }
     }
 }

@@ -220,8 +220,7 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
         return () -> {
             CallPermit permit = (CallPermit) tryAcquire();
             if (permit == null) {
-                return CompletableFuture.failedFuture(
-                        new CallNotPermittedException(name(), state(), remainingOpenTime()));
+                return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(this));
             }
             CompletionStage<T> stage;
             try {

@@ -135,7 +135,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         if (granting == null) {
             BreakerState refusing = current.get();
             throw new CallNotPermittedException(name, refusing.state(),
-                    Duration.ofNanos(refusing.remainingOpenNanos()));
+                    Duration.ofNanos(refusing.remainingOpenNanos()), config.writableStackTraceEnabled());
         }
         return granting;
     }
@@ -185,9 +185,6 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     @Override
     public void onSuccess(long durationNanos) {
         recordSuccess(durationNanos);
-        if (transitionOnResult != null) {
-            checkTransition(null, null);
-        }
     }
 
     private void recordSuccess(long durationNanos) {
@@ -245,22 +242,26 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
             events.publish(GuardEvent.Type.ERROR, durationNanos,
                     Map.of("result", result == null ? "null" : result.getClass().getName()));
             current.get().record(durationNanos, true);
-        } else {
-            recordSuccess(durationNanos);
+            return;
         }
-        if (transitionOnResult != null) {
+        recordSuccess(durationNanos);
+        if (transitionOnResult != null && result != null) {
             checkTransition(result, null);
         }
     }
 
-    /** Asks transition-on-result about one outcome; CLOSED and HALF_OPEN open when it says so. */
+    /**
+     * Asks transition-on-result about one outcome, where Resilience4j asks it: a non-null result not recorded as a
+     * failure, or a throwable that is not ignored (a timeout included); never a plain success. Only CLOSED acts on
+     * the answer; HALF_OPEN decides by its trial calls, and the other states ignore it, as in Resilience4j.
+     */
     private void checkTransition(Object result, Throwable error) {
-        TransitionCheck check = classifier.transitionCheck(transitionOnResult, result, error);
-        if (!check.open()) {
+        BreakerState from = current.get();
+        if (!(from instanceof ClosedState)) {
             return;
         }
-        BreakerState from = current.get();
-        if (from instanceof ClosedState || from instanceof HalfOpenState) {
+        TransitionCheck check = classifier.transitionCheck(transitionOnResult, result, error);
+        if (check.open()) {
             transition(from, new OpenState(this, from, nextAttempt(from), waitNanos(check, from)), null);
         }
     }

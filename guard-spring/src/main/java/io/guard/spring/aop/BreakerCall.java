@@ -56,7 +56,7 @@ final class BreakerCall {
     boolean tryAcquire() {
         permit = breaker.tryAcquire();
         if (permit == null) {
-            refusal = new CallNotPermittedException(breaker.name(), breaker.state(), breaker.remainingOpenTime());
+            refusal = CallNotPermittedException.createCallNotPermittedException(breaker);
             return false;
         }
         if (bulkhead != null && !bulkhead.tryAcquire()) {

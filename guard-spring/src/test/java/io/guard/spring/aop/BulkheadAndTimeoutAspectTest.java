@@ -108,6 +108,7 @@ class BulkheadAndTimeoutAspectTest {
                 .withBean(RateLimiter.class, CountingRateLimiter::new)
                 .withPropertyValues("guard.circuit-breaker.defaults.timeout=3s",
                         "guard.circuit-breaker.defaults.randomized-wait-factor=0.25",
+                        "guard.circuit-breaker.defaults.writable-stack-trace-enabled=true",
                         "guard.circuit-breaker.instances.payment.initial-state=FORCED_OPEN",
                         "guard.circuit-breaker.instances.payment.transition-to-state-after-wait-duration=CLOSED")
                 .run(context -> {
@@ -115,6 +116,7 @@ class BulkheadAndTimeoutAspectTest {
                     var payment = registry.configFor("payment");
                     assertThat(payment.timeout()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(payment.randomizedWaitFactor()).isEqualTo(0.25);
+                    assertThat(payment.writableStackTraceEnabled()).isTrue();
                     assertThat(payment.initialState()).isEqualTo(io.guard.breaker.State.FORCED_OPEN);
                     assertThat(payment.transitionToStateAfterWaitDuration()).isEqualTo(io.guard.breaker.State.CLOSED);
                     assertThat(registry.circuitBreaker("payment").state()).isEqualTo(io.guard.breaker.State.FORCED_OPEN);

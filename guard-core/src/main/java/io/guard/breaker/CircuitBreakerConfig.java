@@ -1,10 +1,13 @@
 package io.guard.breaker;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
@@ -52,6 +55,14 @@ import java.util.function.Predicate;
  *                                              recorded as failures; zero = no timeout
  * @param writableStackTraceEnabled             whether {@link CallNotPermittedException}s carry a stack trace;
  *                                              false by default (Resilience4j: true), see the exception
+ * @param ignoreExceptionsPrecedenceEnabled     whether {@link #effectiveRecordExceptionPredicate()} leaves out what
+ *                                              the ignore rules match (Resilience4j's flag of the same name); the
+ *                                              breaker itself lets ignore win either way
+ * @param currentTimestampFunction              reads the breaker's time from the registry's clock (seen as a
+ *                                              {@link Clock}) in {@code timestampUnit}, instead of its nanosecond
+ *                                              reading: call durations, OPEN and HALF_OPEN waits and hung calls
+ *                                              are then measured with it; null (the default) = the clock's
+ * @param timestampUnit                         the unit of {@code currentTimestampFunction}'s readings
  */
 public record CircuitBreakerConfig(
         float failureRateThreshold,
@@ -77,7 +88,10 @@ public record CircuitBreakerConfig(
         IntFunction<Duration> waitIntervalFunctionInOpenState,
         BiFunction<Object, Throwable, TransitionCheck> transitionOnResult,
         Duration timeout,
-        boolean writableStackTraceEnabled) {
+        boolean writableStackTraceEnabled,
+        boolean ignoreExceptionsPrecedenceEnabled,
+        Function<Clock, Long> currentTimestampFunction,
+        TimeUnit timestampUnit) {
 
     /** The record predicate when none is configured; the breaker then records every throwable. */
     static final Predicate<Throwable> RECORD_ALL = t -> true;
@@ -134,6 +148,10 @@ public record CircuitBreakerConfig(
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative but was " + timeout);
         }
+        if (currentTimestampFunction != null && timestampUnit == null) {
+            throw new IllegalArgumentException("current-timestamp-function needs a time unit, but it was null");
+        }
+        timestampUnit = timestampUnit == null ? TimeUnit.NANOSECONDS : timestampUnit;
     }
 
     /**
@@ -164,15 +182,19 @@ public record CircuitBreakerConfig(
 
     /**
      * Resilience4j's combined record predicate: true when {@code error} is an instance of a record-exceptions type
-     * or the record predicate accepts it; true for everything when neither is configured. Ignore wins over record
-     * when both match (see {@link #effectiveIgnoreExceptionPredicate()}).
+     * or the record predicate accepts it; true for everything when neither is configured; with
+     * ignore-exceptions-precedence-enabled, false for what the ignore rules match. Whatever this says, the breaker
+     * lets ignore win when both match (see {@link #effectiveIgnoreExceptionPredicate()}), as Resilience4j's does.
      */
     public Predicate<Throwable> effectiveRecordExceptionPredicate() {
+        Predicate<Throwable> record;
         if (recordExceptions.isEmpty() && recordExceptionPredicate == RECORD_ALL) {
-            return RECORD_ALL;
+            record = RECORD_ALL;
+        } else {
+            Predicate<Throwable> byType = t -> recordExceptions.stream().anyMatch(type -> type.isInstance(t));
+            record = recordExceptionPredicate == RECORD_ALL ? byType : byType.or(recordExceptionPredicate);
         }
-        Predicate<Throwable> byType = t -> recordExceptions.stream().anyMatch(type -> type.isInstance(t));
-        return recordExceptionPredicate == RECORD_ALL ? byType : byType.or(recordExceptionPredicate);
+        return ignoreExceptionsPrecedenceEnabled ? effectiveIgnoreExceptionPredicate().negate().and(record) : record;
     }
 
     /** Resilience4j's combined ignore predicate: an instance of an ignore-exceptions type, or the ignore predicate. */
@@ -240,6 +262,9 @@ public record CircuitBreakerConfig(
         private BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
         private Duration timeout = Duration.ZERO;
         private boolean writableStackTraceEnabled;
+        private boolean ignoreExceptionsPrecedenceEnabled;
+        private Function<Clock, Long> currentTimestampFunction;
+        private TimeUnit timestampUnit;
 
         private Builder() {
         }
@@ -271,6 +296,9 @@ public record CircuitBreakerConfig(
             transitionOnResult = c.transitionOnResult;
             timeout = c.timeout;
             writableStackTraceEnabled = c.writableStackTraceEnabled;
+            ignoreExceptionsPrecedenceEnabled = c.ignoreExceptionsPrecedenceEnabled;
+            currentTimestampFunction = c.currentTimestampFunction;
+            timestampUnit = c.timestampUnit;
         }
 
         public Builder failureRateThreshold(float percent) { this.failureRateThreshold = percent; return this; }
@@ -282,6 +310,26 @@ public record CircuitBreakerConfig(
         public Builder slidingWindowType(SlidingWindowType t) { this.slidingWindowType = t; return this; }
 
         public Builder slidingWindowSize(int size) { this.slidingWindowSize = size; return this; }
+
+        /**
+         * The window in one step, as Resilience4j's {@code slidingWindow(size, minimumCalls, type)}: a COUNT_BASED
+         * window's minimum is capped at its size.
+         *
+         * @throws IllegalArgumentException when {@code size} or {@code minimumNumberOfCalls} is below 1, or
+         *                                  {@code type} is null
+         */
+        public Builder slidingWindow(int size, int minimumNumberOfCalls, SlidingWindowType type) {
+            requireAtLeastOne("sliding-window-size", size);
+            requireAtLeastOne("minimum-number-of-calls", minimumNumberOfCalls);
+            if (type == null) {
+                throw new IllegalArgumentException("sliding-window-type must not be null");
+            }
+            this.slidingWindowSize = size;
+            this.minimumNumberOfCalls = type == SlidingWindowType.COUNT_BASED
+                    ? Math.min(minimumNumberOfCalls, size) : minimumNumberOfCalls;
+            this.slidingWindowType = type;
+            return this;
+        }
 
         public Builder minimumNumberOfCalls(int n) { this.minimumNumberOfCalls = n; return this; }
 
@@ -356,6 +404,31 @@ public record CircuitBreakerConfig(
             return this;
         }
 
+        /**
+         * Whether {@link CircuitBreakerConfig#effectiveRecordExceptionPredicate()} leaves out what the ignore rules
+         * match; false by default. The breaker lets ignore win either way.
+         */
+        public Builder ignoreExceptionsPrecedenceEnabled(boolean enabled) {
+            this.ignoreExceptionsPrecedenceEnabled = enabled;
+            return this;
+        }
+
+        /** {@code ignoreExceptionsPrecedenceEnabled(true)}. */
+        public Builder enableIgnoreExceptionsPrecedence() {
+            return ignoreExceptionsPrecedenceEnabled(true);
+        }
+
+        /**
+         * Reads the breaker's time with {@code function} (given the registry's clock as a {@link Clock}), in
+         * {@code unit}, for call durations, the OPEN and HALF_OPEN waits and hung calls; Resilience4j's
+         * {@code currentTimestampFunction}. Null restores the clock's own nanosecond reading.
+         */
+        public Builder currentTimestampFunction(Function<Clock, Long> function, TimeUnit unit) {
+            this.currentTimestampFunction = function;
+            this.timestampUnit = unit;
+            return this;
+        }
+
         public CircuitBreakerConfig build() {
             return new CircuitBreakerConfig(failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
                     slidingWindowType, slidingWindowSize, minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState,
@@ -363,7 +436,8 @@ public record CircuitBreakerConfig(
                     automaticTransitionFromOpenToHalfOpenEnabled, maxWaitDurationInHalfOpenState, recordExceptions,
                     ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate,
                     initialState, transitionToStateAfterWaitDuration, randomizedWaitFactor,
-                    waitIntervalFunctionInOpenState, transitionOnResult, timeout, writableStackTraceEnabled);
+                    waitIntervalFunctionInOpenState, transitionOnResult, timeout, writableStackTraceEnabled,
+                    ignoreExceptionsPrecedenceEnabled, currentTimestampFunction, timestampUnit);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -37,6 +38,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     private final BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
     private final AtomicReference<BreakerState> current;
     private final LongAdder notPermitted = new LongAdder();
+    private final Function<java.time.Clock, Long> timestamps; // null: the clock's nanoTime, the common case
+    private final TimeUnit timestampUnit;
+    private final java.time.Clock clockView;
 
     DefaultCircuitBreaker(String name, CircuitBreakerConfig config, GuardClock clock, Scheduler scheduler,
                           int eventBufferSize) {
@@ -49,6 +53,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         this.slowNanos = config.slowCallDurationThreshold().toNanos();
         this.inFlight = new InFlightCalls(slowNanos);
         this.transitionOnResult = config.transitionOnResult();
+        this.timestamps = config.currentTimestampFunction();
+        this.timestampUnit = config.timestampUnit();
+        this.clockView = timestamps == null ? null : new GuardClockView(clock, java.time.ZoneOffset.UTC);
         this.current = new AtomicReference<>();
         BreakerState initial = initialState(config.initialState());
         this.current.set(initial);
@@ -78,14 +85,14 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public State state() {
-        lookForHungCalls(clock.nanoTime());
+        lookForHungCalls(currentTimeNanos());
         current.get().refresh();
         return current.get().state();
     }
 
     @Override
     public Snapshot snapshot() {
-        lookForHungCalls(clock.nanoTime());
+        lookForHungCalls(currentTimeNanos());
         return current.get().snapshot();
     }
 
@@ -101,12 +108,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public boolean tryAcquirePermission() {
-        return tryGrant(clock.nanoTime()) != null;
+        return tryGrant(currentTimeNanos()) != null;
     }
 
     @Override
     public void acquirePermission() {
-        grant(clock.nanoTime());
+        grant(currentTimeNanos());
     }
 
     /**
@@ -174,7 +181,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     /** Calls started at or after {@code sinceNanos} and still running past slow-call-duration-threshold. */
     int hungSince(long sinceNanos) {
-        return inFlight.hung(clock.nanoTime(), sinceNanos);
+        return inFlight.hung(currentTimeNanos(), sinceNanos);
     }
 
     @Override
@@ -276,7 +283,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public long currentTimeNanos() {
-        return clock.nanoTime();
+        return timestamps == null ? clock.nanoTime() : timestampUnit.toNanos(timestamps.apply(clockView));
     }
 
     @Override

@@ -203,8 +203,11 @@ public interface CircuitBreaker {
     /**
      * Registers a listener for this breaker's events, called on the thread that caused each event, in order:
      * a call's own event (SUCCESS, ERROR, IGNORED_ERROR, NOT_PERMITTED) comes before what it caused
-     * (FAILURE_RATE_EXCEEDED or SLOW_CALL_RATE_EXCEEDED, then STATE_TRANSITION). Listeners must be fast; one that
-     * throws is logged and cannot disturb the call. SUCCESS events are only built while a listener is registered,
+     * (FAILURE_RATE_EXCEEDED or SLOW_CALL_RATE_EXCEEDED, then STATE_TRANSITION). STATE_TRANSITION and RESET events
+     * reach every listener in the order the transitions happened (each {@code from} is the previous {@code to}),
+     * whatever the threads; events of calls on different threads are not ordered among themselves. Listeners must be
+     * fast (a transition's listeners run while the breaker's next transition waits); one that throws is logged and
+     * cannot disturb the call. SUCCESS events are only built while a listener is registered,
      * so an unobserved healthy call allocates nothing.
      */
     void addListener(GuardEventListener listener);

@@ -38,6 +38,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     private final BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
     private final AtomicReference<BreakerState> current;
     private final LongAdder notPermitted = new LongAdder();
+    private final Object transitions = new Object(); // held while a transition is made and published
     private final Function<java.time.Clock, Long> timestamps; // null: the clock's nanoTime, the common case
     private final TimeUnit timestampUnit;
     private final java.time.Clock clockView;
@@ -336,14 +337,16 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
      */
     @Override
     public void reset() {
-        BreakerState previous = current.getAndSet(new ClosedState(this));
-        previous.onExit();
-        notPermitted.reset();
-        if (previous.state() != State.CLOSED) {
-            events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
-                    Map.of("from", previous.state().name(), "to", State.CLOSED.name()));
+        synchronized (transitions) {
+            BreakerState previous = current.getAndSet(new ClosedState(this));
+            previous.onExit();
+            notPermitted.reset();
+            if (previous.state() != State.CLOSED) {
+                events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
+                        Map.of("from", previous.state().name(), "to", State.CLOSED.name()));
+            }
+            events.publish(GuardEvent.Type.RESET, 0, Map.of("from", previous.state().name()));
         }
-        events.publish(GuardEvent.Type.RESET, 0, Map.of("from", previous.state().name()));
     }
 
     @Override
@@ -392,20 +395,28 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     /**
      * Moves from {@code from} to {@code to} if {@code from} is still current. Exactly one caller wins per state
-     * object, so a threshold crossing seen by many threads opens the breaker, and is published, once.
+     * object, so a threshold crossing seen by many threads opens the breaker, and is published, once. Transitions
+     * are made and published under one lock, so listeners hear them in the order they happened (each event's
+     * {@code from} is the previous one's {@code to}); only transitions take it, and a stale {@code from} is
+     * turned away before it.
      */
     boolean transition(BreakerState from, BreakerState to, Snapshot cause) {
-        if (!current.compareAndSet(from, to)) {
+        if (current.get() != from) {
             return false;
         }
-        from.onExit();
-        if (cause != null) {
-            publishExceeded(cause);
+        synchronized (transitions) {
+            if (!current.compareAndSet(from, to)) {
+                return false;
+            }
+            from.onExit();
+            if (cause != null) {
+                publishExceeded(cause);
+            }
+            events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
+                    Map.of("from", from.state().name(), "to", to.state().name()));
+            to.onEnter();
+            return true;
         }
-        events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
-                Map.of("from", from.state().name(), "to", to.state().name()));
-        to.onEnter();
-        return true;
     }
 
     void publishExceeded(Snapshot s) {

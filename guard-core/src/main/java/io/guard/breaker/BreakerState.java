@@ -36,9 +36,17 @@ sealed interface BreakerState
     }
 
     /**
+     * When the calls of {@link #window()} began to be admitted: calls admitted since then and still running past
+     * the slow-call threshold count in it as slow calls. {@link Long#MAX_VALUE} when this state records nothing.
+     */
+    default long windowSince() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Counts the calls admitted in this state and still running past slow-call-duration-threshold as slow calls
-     * and acts on the result as on a recorded call; called once per tracking generation by a starting or
-     * refused call, which is how a breaker whose calls all hang still opens.
+     * and acts on the result as on a recorded call; called once per tracking generation, before a call is granted
+     * or the state is read, which is how a breaker whose calls all hang still opens, before the next call.
      */
     default void checkHung() {
     }

@@ -6,6 +6,10 @@ import java.util.Objects;
 /**
  * Thrown when a circuit breaker refuses a call. It names the breaker and says how long until it may admit calls,
  * which the HTTP layer turns into {@code 503} with {@code Retry-After}.
+ *
+ * <p>Without a stack trace unless the breaker's {@link CircuitBreakerConfig#writableStackTraceEnabled()} asks for
+ * one: while a breaker is open every call is refused, and the message already says which breaker and why, so
+ * filling a trace per refusal would cost time and log lines for nothing.
  */
 public class CallNotPermittedException extends RuntimeException {
 
@@ -15,11 +19,26 @@ public class CallNotPermittedException extends RuntimeException {
     private final State state;
     private final Duration retryAfter;
 
+    /** A refusal without a stack trace. */
     public CallNotPermittedException(String breakerName, State state, Duration retryAfter) {
-        super(message(breakerName, state, retryAfter), null, false, false);
+        this(breakerName, state, retryAfter, false);
+    }
+
+    /** A refusal, with a stack trace when {@code writableStackTrace} is true. */
+    public CallNotPermittedException(String breakerName, State state, Duration retryAfter, boolean writableStackTrace) {
+        super(message(breakerName, state, retryAfter), null, false, writableStackTrace);
         this.breakerName = Objects.requireNonNull(breakerName, "breakerName");
         this.state = Objects.requireNonNull(state, "state");
         this.retryAfter = Objects.requireNonNull(retryAfter, "retryAfter");
+    }
+
+    /**
+     * The refusal {@code breaker} would throw now: its name, state and time left in OPEN, with a stack trace if its
+     * configuration enables writable stack traces. Resilience4j's factory of the same name.
+     */
+    public static CallNotPermittedException createCallNotPermittedException(CircuitBreaker breaker) {
+        return new CallNotPermittedException(breaker.name(), breaker.state(), breaker.remainingOpenTime(),
+                breaker.config().writableStackTraceEnabled());
     }
 
     private static String message(String name, State state, Duration retryAfter) {

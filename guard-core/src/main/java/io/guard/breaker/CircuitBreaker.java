@@ -38,8 +38,9 @@ import java.util.function.Supplier;
 public interface CircuitBreaker {
 
     /**
-     * A breaker that belongs to no registry, on the system clock; a timer thread is started only if the
-     * configuration needs one (automatic OPEN to HALF_OPEN, a HALF_OPEN maximum wait, a timeout), on first use.
+     * A breaker that belongs to no registry, on the system clock; a timer thread (which hands due tasks to up to
+     * 16 callback threads, as a registry's does) is started only if the configuration needs one (automatic OPEN to
+     * HALF_OPEN, a HALF_OPEN maximum wait, a timeout), on first use, and ends when idle.
      * Resilience4j's {@code CircuitBreaker.of}.
      */
     static CircuitBreaker of(String name, CircuitBreakerConfig config) {
@@ -52,8 +53,8 @@ public interface CircuitBreaker {
     }
 
     /**
-     * A breaker that belongs to no registry, on {@code clock}, running timed transitions on {@code scheduler}
-     * (null: a daemon timer thread of its own, started on first use).
+     * A breaker that belongs to no registry, on {@code clock}, running timeouts and timed transitions on
+     * {@code scheduler} (null: a daemon timer thread of its own and its callback threads, started on first use).
      */
     static CircuitBreaker of(String name, CircuitBreakerConfig config, GuardClock clock, Scheduler scheduler) {
         return Standalone.create(name, config, clock, scheduler);
@@ -202,8 +203,11 @@ public interface CircuitBreaker {
     /**
      * Registers a listener for this breaker's events, called on the thread that caused each event, in order:
      * a call's own event (SUCCESS, ERROR, IGNORED_ERROR, NOT_PERMITTED) comes before what it caused
-     * (FAILURE_RATE_EXCEEDED or SLOW_CALL_RATE_EXCEEDED, then STATE_TRANSITION). Listeners must be fast; one that
-     * throws is logged and cannot disturb the call. SUCCESS events are only built while a listener is registered,
+     * (FAILURE_RATE_EXCEEDED or SLOW_CALL_RATE_EXCEEDED, then STATE_TRANSITION). STATE_TRANSITION and RESET events
+     * reach every listener in the order the transitions happened (each {@code from} is the previous {@code to}),
+     * whatever the threads; events of calls on different threads are not ordered among themselves. Listeners must be
+     * fast (a transition's listeners run while the breaker's next transition waits); one that throws is logged and
+     * cannot disturb the call. SUCCESS events are only built while a listener is registered,
      * so an unobserved healthy call allocates nothing.
      */
     void addListener(GuardEventListener listener);

@@ -1,10 +1,13 @@
 package io.guard.breaker;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
@@ -43,11 +46,23 @@ import java.util.function.Predicate;
  *                                              instances opened together do not probe together; in [0, 1), 0 = off
  * @param waitIntervalFunctionInOpenState       the OPEN wait of the n-th consecutive opening (n from 1); replaces
  *                                              the wait, backoff and randomization properties when set
- * @param transitionOnResult                    asked after each recorded outcome (result or throwable, one of
- *                                              them null) in CLOSED and HALF_OPEN; may open the breaker at once
+ * @param transitionOnResult                    asked, as in Resilience4j, after a non-null result that is not
+ *                                              recorded as a failure and after a throwable that is not ignored
+ *                                              (one argument null, never both); may open a CLOSED breaker at once
+ *                                              and is not asked in other states
  * @param timeout                               asynchronous calls still running after this long are completed
  *                                              with a {@link java.util.concurrent.TimeoutException}, cancelled and
  *                                              recorded as failures; zero = no timeout
+ * @param writableStackTraceEnabled             whether {@link CallNotPermittedException}s carry a stack trace;
+ *                                              false by default (Resilience4j: true), see the exception
+ * @param ignoreExceptionsPrecedenceEnabled     whether {@link #effectiveRecordExceptionPredicate()} leaves out what
+ *                                              the ignore rules match (Resilience4j's flag of the same name); the
+ *                                              breaker itself lets ignore win either way
+ * @param currentTimestampFunction              reads the breaker's time from the registry's clock (seen as a
+ *                                              {@link Clock}) in {@code timestampUnit}, instead of its nanosecond
+ *                                              reading: call durations, OPEN and HALF_OPEN waits and hung calls
+ *                                              are then measured with it; null (the default) = the clock's
+ * @param timestampUnit                         the unit of {@code currentTimestampFunction}'s readings
  */
 public record CircuitBreakerConfig(
         float failureRateThreshold,
@@ -72,7 +87,11 @@ public record CircuitBreakerConfig(
         double randomizedWaitFactor,
         IntFunction<Duration> waitIntervalFunctionInOpenState,
         BiFunction<Object, Throwable, TransitionCheck> transitionOnResult,
-        Duration timeout) {
+        Duration timeout,
+        boolean writableStackTraceEnabled,
+        boolean ignoreExceptionsPrecedenceEnabled,
+        Function<Clock, Long> currentTimestampFunction,
+        TimeUnit timestampUnit) {
 
     /** The record predicate when none is configured; the breaker then records every throwable. */
     static final Predicate<Throwable> RECORD_ALL = t -> true;
@@ -129,6 +148,10 @@ public record CircuitBreakerConfig(
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout must not be negative but was " + timeout);
         }
+        if (currentTimestampFunction != null && timestampUnit == null) {
+            throw new IllegalArgumentException("current-timestamp-function needs a time unit, but it was null");
+        }
+        timestampUnit = timestampUnit == null ? TimeUnit.NANOSECONDS : timestampUnit;
     }
 
     /**
@@ -159,15 +182,19 @@ public record CircuitBreakerConfig(
 
     /**
      * Resilience4j's combined record predicate: true when {@code error} is an instance of a record-exceptions type
-     * or the record predicate accepts it; true for everything when neither is configured. Ignore wins over record
-     * when both match (see {@link #effectiveIgnoreExceptionPredicate()}).
+     * or the record predicate accepts it; true for everything when neither is configured; with
+     * ignore-exceptions-precedence-enabled, false for what the ignore rules match. Whatever this says, the breaker
+     * lets ignore win when both match (see {@link #effectiveIgnoreExceptionPredicate()}), as Resilience4j's does.
      */
     public Predicate<Throwable> effectiveRecordExceptionPredicate() {
+        Predicate<Throwable> record;
         if (recordExceptions.isEmpty() && recordExceptionPredicate == RECORD_ALL) {
-            return RECORD_ALL;
+            record = RECORD_ALL;
+        } else {
+            Predicate<Throwable> byType = t -> recordExceptions.stream().anyMatch(type -> type.isInstance(t));
+            record = recordExceptionPredicate == RECORD_ALL ? byType : byType.or(recordExceptionPredicate);
         }
-        Predicate<Throwable> byType = t -> recordExceptions.stream().anyMatch(type -> type.isInstance(t));
-        return recordExceptionPredicate == RECORD_ALL ? byType : byType.or(recordExceptionPredicate);
+        return ignoreExceptionsPrecedenceEnabled ? effectiveIgnoreExceptionPredicate().negate().and(record) : record;
     }
 
     /** Resilience4j's combined ignore predicate: an instance of an ignore-exceptions type, or the ignore predicate. */
@@ -234,6 +261,10 @@ public record CircuitBreakerConfig(
         private IntFunction<Duration> waitIntervalFunctionInOpenState;
         private BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
         private Duration timeout = Duration.ZERO;
+        private boolean writableStackTraceEnabled;
+        private boolean ignoreExceptionsPrecedenceEnabled;
+        private Function<Clock, Long> currentTimestampFunction;
+        private TimeUnit timestampUnit;
 
         private Builder() {
         }
@@ -264,6 +295,10 @@ public record CircuitBreakerConfig(
             waitIntervalFunctionInOpenState = c.waitIntervalFunctionInOpenState;
             transitionOnResult = c.transitionOnResult;
             timeout = c.timeout;
+            writableStackTraceEnabled = c.writableStackTraceEnabled;
+            ignoreExceptionsPrecedenceEnabled = c.ignoreExceptionsPrecedenceEnabled;
+            currentTimestampFunction = c.currentTimestampFunction;
+            timestampUnit = c.timestampUnit;
         }
 
         public Builder failureRateThreshold(float percent) { this.failureRateThreshold = percent; return this; }
@@ -275,6 +310,26 @@ public record CircuitBreakerConfig(
         public Builder slidingWindowType(SlidingWindowType t) { this.slidingWindowType = t; return this; }
 
         public Builder slidingWindowSize(int size) { this.slidingWindowSize = size; return this; }
+
+        /**
+         * The window in one step, as Resilience4j's {@code slidingWindow(size, minimumCalls, type)}: a COUNT_BASED
+         * window's minimum is capped at its size.
+         *
+         * @throws IllegalArgumentException when {@code size} or {@code minimumNumberOfCalls} is below 1, or
+         *                                  {@code type} is null
+         */
+        public Builder slidingWindow(int size, int minimumNumberOfCalls, SlidingWindowType type) {
+            requireAtLeastOne("sliding-window-size", size);
+            requireAtLeastOne("minimum-number-of-calls", minimumNumberOfCalls);
+            if (type == null) {
+                throw new IllegalArgumentException("sliding-window-type must not be null");
+            }
+            this.slidingWindowSize = size;
+            this.minimumNumberOfCalls = type == SlidingWindowType.COUNT_BASED
+                    ? Math.min(minimumNumberOfCalls, size) : minimumNumberOfCalls;
+            this.slidingWindowType = type;
+            return this;
+        }
 
         public Builder minimumNumberOfCalls(int n) { this.minimumNumberOfCalls = n; return this; }
 
@@ -312,8 +367,15 @@ public record CircuitBreakerConfig(
         /** The state a new breaker starts in; CLOSED by default. */
         public Builder initialState(State state) { this.initialState = state; return this; }
 
-        /** Where HALF_OPEN goes after max-wait-duration-in-half-open-state: OPEN (default) or CLOSED. */
+        /**
+         * Where HALF_OPEN goes after max-wait-duration-in-half-open-state: OPEN (default) or CLOSED; null throws
+         * {@link IllegalArgumentException}, as in Resilience4j.
+         */
         public Builder transitionToStateAfterWaitDuration(State state) {
+            if (state == null) {
+                throw new IllegalArgumentException("transition-to-state-after-wait-duration must not be null: "
+                        + "use OPEN or CLOSED");
+            }
             this.transitionToStateAfterWaitDuration = state;
             return this;
         }
@@ -336,6 +398,37 @@ public record CircuitBreakerConfig(
         /** Completes asynchronous calls exceptionally after this long; zero (the default) = no timeout. */
         public Builder timeout(Duration timeout) { this.timeout = timeout; return this; }
 
+        /** Whether refusals ({@link CallNotPermittedException}) carry a stack trace; false by default. */
+        public Builder writableStackTraceEnabled(boolean enabled) {
+            this.writableStackTraceEnabled = enabled;
+            return this;
+        }
+
+        /**
+         * Whether {@link CircuitBreakerConfig#effectiveRecordExceptionPredicate()} leaves out what the ignore rules
+         * match; false by default. The breaker lets ignore win either way.
+         */
+        public Builder ignoreExceptionsPrecedenceEnabled(boolean enabled) {
+            this.ignoreExceptionsPrecedenceEnabled = enabled;
+            return this;
+        }
+
+        /** {@code ignoreExceptionsPrecedenceEnabled(true)}. */
+        public Builder enableIgnoreExceptionsPrecedence() {
+            return ignoreExceptionsPrecedenceEnabled(true);
+        }
+
+        /**
+         * Reads the breaker's time with {@code function} (given the registry's clock as a {@link Clock}), in
+         * {@code unit}, for call durations, the OPEN and HALF_OPEN waits and hung calls; Resilience4j's
+         * {@code currentTimestampFunction}. Null restores the clock's own nanosecond reading.
+         */
+        public Builder currentTimestampFunction(Function<Clock, Long> function, TimeUnit unit) {
+            this.currentTimestampFunction = function;
+            this.timestampUnit = unit;
+            return this;
+        }
+
         public CircuitBreakerConfig build() {
             return new CircuitBreakerConfig(failureRateThreshold, slowCallRateThreshold, slowCallDurationThreshold,
                     slidingWindowType, slidingWindowSize, minimumNumberOfCalls, permittedNumberOfCallsInHalfOpenState,
@@ -343,7 +436,8 @@ public record CircuitBreakerConfig(
                     automaticTransitionFromOpenToHalfOpenEnabled, maxWaitDurationInHalfOpenState, recordExceptions,
                     ignoreExceptions, recordExceptionPredicate, ignoreExceptionPredicate, recordResultPredicate,
                     initialState, transitionToStateAfterWaitDuration, randomizedWaitFactor,
-                    waitIntervalFunctionInOpenState, transitionOnResult, timeout);
+                    waitIntervalFunctionInOpenState, transitionOnResult, timeout, writableStackTraceEnabled,
+                    ignoreExceptionsPrecedenceEnabled, currentTimestampFunction, timestampUnit);
         }
     }
 }

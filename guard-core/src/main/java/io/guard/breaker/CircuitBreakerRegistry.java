@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Consumer;
 
 /**
@@ -19,9 +18,12 @@ import java.util.function.Consumer;
  * user input must not be able to grow memory without limit, so creating one breaker beyond
  * {@code maxBreakers} fails with an {@link IllegalStateException}.
  *
- * <p>Timed transitions (automatic OPEN to HALF_OPEN, max-wait-duration-in-half-open-state) run on the
- * scheduler given to the builder; without one, the registry starts a single daemon thread the first time a
- * breaker needs it, and {@link #close()} stops it. Breakers also apply due transitions whenever they are
+ * <p>Timeouts and timed transitions (automatic OPEN to HALF_OPEN, max-wait-duration-in-half-open-state) run on
+ * the scheduler given to the builder. Without one, the registry starts a timer thread ({@code guard-breaker-timer})
+ * the first time a breaker needs it; that thread only keeps time and hands each due task to a pool of at most
+ * {@link Builder#callbackThreads(int) callbackThreads} daemon threads ({@code guard-breaker-callback-N}), so a
+ * timeout's fallback that blocks, or whatever a caller chained on the future it completes, cannot delay another
+ * breaker's timeout. Idle threads end after a minute; {@link #close()} stops them all. Breakers also apply due transitions whenever they are
  * asked for a permission or their state, so the reported state is right even if a timer is late.
  */
 public final class CircuitBreakerRegistry implements AutoCloseable {
@@ -40,7 +42,7 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
     private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
     private final List<Consumer<CircuitBreaker>> listeners = new CopyOnWriteArrayList<>();
     private final Object creation = new Object();
-    private ScheduledThreadPoolExecutor ownExecutor;
+    private final BreakerTimer ownTimer;
 
     private CircuitBreakerRegistry(Builder b) {
         this.defaults = b.defaults;
@@ -48,7 +50,9 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         this.maxBreakers = b.maxBreakers;
         this.clock = b.clock;
         this.eventBufferSize = b.eventBufferSize;
-        this.scheduler = b.scheduler != null ? b.scheduler : this::scheduleOnOwnThread;
+        this.ownTimer = b.scheduler != null ? null
+                : new BreakerTimer("guard-breaker-timer", "guard-breaker-callback", b.callbackThreads);
+        this.scheduler = b.scheduler != null ? b.scheduler : ownTimer;
     }
 
     /** A registry with Resilience4j's default configuration for every breaker. */
@@ -104,13 +108,11 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         }
     }
 
-    /** Stops the scheduler thread this registry started, if any; a scheduler passed to the builder is left alone. */
+    /** Stops the timer and callback threads this registry started, if any; a scheduler passed to the builder is left alone. */
     @Override
     public void close() {
-        synchronized (creation) {
-            if (ownExecutor != null) {
-                ownExecutor.shutdownNow();
-            }
+        if (ownTimer != null) {
+            ownTimer.close();
         }
     }
 
@@ -132,25 +134,6 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         }
     }
 
-    private Runnable scheduleOnOwnThread(java.time.Duration delay, Runnable task) {
-        ScheduledThreadPoolExecutor executor;
-        synchronized (creation) {
-            if (ownExecutor == null) {
-                ownExecutor = new ScheduledThreadPoolExecutor(1, r -> {
-                    Thread t = new Thread(r, "guard-breaker-timer");
-                    t.setDaemon(true);
-                    return t;
-                });
-                ownExecutor.setRemoveOnCancelPolicy(true);
-            }
-            executor = ownExecutor;
-        }
-        if (executor.isShutdown()) {
-            return () -> { };
-        }
-        return Scheduler.of(executor).schedule(delay, task);
-    }
-
     private static String requireName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("circuit breaker name must not be blank but was '" + name + "'");
@@ -166,6 +149,7 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         private GuardClock clock = GuardClock.system();
         private int eventBufferSize = DEFAULT_EVENT_BUFFER_SIZE;
         private Scheduler scheduler;
+        private int callbackThreads = BreakerTimer.DEFAULT_CALLBACK_THREADS;
 
         private Builder() {
         }
@@ -211,7 +195,23 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
             return this;
         }
 
-        /** Runs timed transitions; a {@link io.guard.time.ManualClock} in tests. */
+        /**
+         * How many timeouts and timed transitions of the registry's own timer may run at once, each on its own
+         * {@code guard-breaker-callback-N} thread (16 by default); more wait their turn. A timeout's fallback that
+         * blocks holds one of them. Not used when a {@link #scheduler(Scheduler) scheduler} is given.
+         */
+        public Builder callbackThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("callback-threads must be at least 1 but was " + threads);
+            }
+            this.callbackThreads = threads;
+            return this;
+        }
+
+        /**
+         * Runs timeouts and timed transitions instead of the registry's own timer; a {@link io.guard.time.ManualClock}
+         * in tests. Tasks then run wherever this scheduler runs them.
+         */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;

@@ -51,7 +51,7 @@ final class ClosedState implements BreakerState {
 
     private void openIfExceeded(Snapshot snapshot) {
         if (breaker.exceeds(snapshot)) {
-            breaker.transition(this, new OpenState(breaker, window, 1), snapshot);
+            breaker.transition(this, new OpenState(breaker, this, 1), snapshot);
         }
     }
 
@@ -63,5 +63,10 @@ final class ClosedState implements BreakerState {
     @Override
     public SlidingWindow window() {
         return window;
+    }
+
+    @Override
+    public long windowSince() {
+        return enteredAt;
     }
 }

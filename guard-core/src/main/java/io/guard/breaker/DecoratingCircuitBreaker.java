@@ -28,11 +28,14 @@ import java.util.function.Supplier;
  */
 abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
-    /** Acquires a permission and returns the state that granted it, or throws {@link CallNotPermittedException}. */
-    abstract BreakerState grant();
+    /**
+     * Acquires a permission at {@code nowNanos} (the breaker's clock) and returns the state that granted it, or
+     * throws {@link CallNotPermittedException}.
+     */
+    abstract BreakerState grant(long nowNanos);
 
-    /** Acquires a permission and returns the state that granted it, or null (counted and published). */
-    abstract BreakerState tryGrant();
+    /** Acquires a permission at {@code nowNanos} and returns the state that granted it, or null (counted and published). */
+    abstract BreakerState tryGrant(long nowNanos);
 
     /** Gives a permission back to the state that granted it. */
     abstract void release(BreakerState granting);
@@ -57,21 +60,23 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public Permit tryAcquire() {
-        BreakerState granting = tryGrant();
-        return granting == null ? null : new CallPermit(this, granting, currentTimeNanos());
+        long start = currentTimeNanos();
+        BreakerState granting = tryGrant(start);
+        return granting == null ? null : new CallPermit(this, granting, start);
     }
 
     @Override
     public Permit acquire() {
-        return new CallPermit(this, grant(), currentTimeNanos());
+        long start = currentTimeNanos();
+        return new CallPermit(this, grant(start), start);
     }
 
     // The executors repeat one body on purpose: folding them into one generic method behind a functional
     // interface made the 2-thread BreakerBenchmark bimodal (60 or 130-200 ns per call, by JIT run).
     @Override
     public <T> T executeSupplier(Supplier<T> supplier) {
-        BreakerState granting = grant();
         long start = currentTimeNanos();
+        BreakerState granting = grant(start);
         int[] cell = started(start);
         T result;
         try {
@@ -90,8 +95,8 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public <T> T executeCallable(Callable<T> callable) throws Exception {
-        BreakerState granting = grant();
         long start = currentTimeNanos();
+        BreakerState granting = grant(start);
         int[] cell = started(start);
         T result;
         try {
@@ -110,8 +115,8 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public <T> T executeCheckedSupplier(CheckedSupplier<T> supplier) throws Throwable {
-        BreakerState granting = grant();
         long start = currentTimeNanos();
+        BreakerState granting = grant(start);
         int[] cell = started(start);
         T result;
         try {
@@ -130,8 +135,8 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void executeRunnable(Runnable runnable) {
-        BreakerState granting = grant();
         long start = currentTimeNanos();
+        BreakerState granting = grant(start);
         int[] cell = started(start);
         try {
             runnable.run();
@@ -148,8 +153,8 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
 
     @Override
     public void executeCheckedRunnable(CheckedRunnable runnable) throws Throwable {
-        BreakerState granting = grant();
         long start = currentTimeNanos();
+        BreakerState granting = grant(start);
         int[] cell = started(start);
         try {
             runnable.run();
@@ -215,8 +220,7 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
         return () -> {
             CallPermit permit = (CallPermit) tryAcquire();
             if (permit == null) {
-                return CompletableFuture.failedFuture(
-                        new CallNotPermittedException(name(), state(), remainingOpenTime()));
+                return CompletableFuture.failedFuture(CallNotPermittedException.createCallNotPermittedException(this));
             }
             CompletionStage<T> stage;
             try {

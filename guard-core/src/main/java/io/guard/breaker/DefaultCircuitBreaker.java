@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -37,6 +38,10 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     private final BiFunction<Object, Throwable, TransitionCheck> transitionOnResult;
     private final AtomicReference<BreakerState> current;
     private final LongAdder notPermitted = new LongAdder();
+    private final Object transitions = new Object(); // held while a transition is made and published
+    private final Function<java.time.Clock, Long> timestamps; // null: the clock's nanoTime, the common case
+    private final TimeUnit timestampUnit;
+    private final java.time.Clock clockView;
 
     DefaultCircuitBreaker(String name, CircuitBreakerConfig config, GuardClock clock, Scheduler scheduler,
                           int eventBufferSize) {
@@ -49,6 +54,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         this.slowNanos = config.slowCallDurationThreshold().toNanos();
         this.inFlight = new InFlightCalls(slowNanos);
         this.transitionOnResult = config.transitionOnResult();
+        this.timestamps = config.currentTimestampFunction();
+        this.timestampUnit = config.timestampUnit();
+        this.clockView = timestamps == null ? null : new GuardClockView(clock, java.time.ZoneOffset.UTC);
         this.current = new AtomicReference<>();
         BreakerState initial = initialState(config.initialState());
         this.current.set(initial);
@@ -78,12 +86,14 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public State state() {
+        lookForHungCalls(currentTimeNanos());
         current.get().refresh();
         return current.get().state();
     }
 
     @Override
     public Snapshot snapshot() {
+        lookForHungCalls(currentTimeNanos());
         return current.get().snapshot();
     }
 
@@ -99,12 +109,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public boolean tryAcquirePermission() {
-        return tryGrant() != null;
+        return tryGrant(currentTimeNanos()) != null;
     }
 
     @Override
     public void acquirePermission() {
-        grant();
+        grant(currentTimeNanos());
     }
 
     /**
@@ -117,12 +127,10 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    BreakerState tryGrant() {
+    BreakerState tryGrant(long nowNanos) {
+        lookForHungCalls(nowNanos);
         BreakerState granting = current.get().acquire();
         if (granting == null) {
-            if (inFlight.checkDue(clock.nanoTime())) {
-                current.get().checkHung(); // all trial calls of a HALF_OPEN may be hanging
-            }
             notPermitted.increment();
             events.publish(GuardEvent.Type.NOT_PERMITTED, 0, Map.of("state", current.get().state().name()));
         }
@@ -130,12 +138,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    BreakerState grant() {
-        BreakerState granting = tryGrant();
+    BreakerState grant(long nowNanos) {
+        BreakerState granting = tryGrant(nowNanos);
         if (granting == null) {
             BreakerState refusing = current.get();
             throw new CallNotPermittedException(name, refusing.state(),
-                    Duration.ofNanos(refusing.remainingOpenNanos()));
+                    Duration.ofNanos(refusing.remainingOpenNanos()), config.writableStackTraceEnabled());
         }
         return granting;
     }
@@ -147,11 +155,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     int[] started(long startNanos) {
-        int[] cell = inFlight.start(startNanos);
-        if (inFlight.checkDue(startNanos)) {
+        return inFlight.start(startNanos);
+    }
+
+    /**
+     * Once per tracking generation (at most an eighth of slow-call-duration-threshold), before a call is granted
+     * or the state is read: lets the current state count calls that started long enough ago and still run as
+     * slow calls, so the call that finds every earlier call hung is refused, and state() says OPEN without
+     * waiting for a call. O(1) for every other call of the generation.
+     */
+    private void lookForHungCalls(long nowNanos) {
+        if (inFlight.advance(nowNanos)) {
             current.get().checkHung();
         }
-        return cell;
     }
 
     @Override
@@ -166,7 +182,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     /** Calls started at or after {@code sinceNanos} and still running past slow-call-duration-threshold. */
     int hungSince(long sinceNanos) {
-        return inFlight.hung(clock.nanoTime(), sinceNanos);
+        return inFlight.hung(currentTimeNanos(), sinceNanos);
     }
 
     @Override
@@ -177,9 +193,6 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     @Override
     public void onSuccess(long durationNanos) {
         recordSuccess(durationNanos);
-        if (transitionOnResult != null) {
-            checkTransition(null, null);
-        }
     }
 
     private void recordSuccess(long durationNanos) {
@@ -237,23 +250,27 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
             events.publish(GuardEvent.Type.ERROR, durationNanos,
                     Map.of("result", result == null ? "null" : result.getClass().getName()));
             current.get().record(durationNanos, true);
-        } else {
-            recordSuccess(durationNanos);
+            return;
         }
-        if (transitionOnResult != null) {
+        recordSuccess(durationNanos);
+        if (transitionOnResult != null && result != null) {
             checkTransition(result, null);
         }
     }
 
-    /** Asks transition-on-result about one outcome; CLOSED and HALF_OPEN open when it says so. */
+    /**
+     * Asks transition-on-result about one outcome, where Resilience4j asks it: a non-null result not recorded as a
+     * failure, or a throwable that is not ignored (a timeout included); never a plain success. Only CLOSED acts on
+     * the answer; HALF_OPEN decides by its trial calls, and the other states ignore it, as in Resilience4j.
+     */
     private void checkTransition(Object result, Throwable error) {
-        TransitionCheck check = classifier.transitionCheck(transitionOnResult, result, error);
-        if (!check.open()) {
+        BreakerState from = current.get();
+        if (!(from instanceof ClosedState)) {
             return;
         }
-        BreakerState from = current.get();
-        if (from instanceof ClosedState || from instanceof HalfOpenState) {
-            transition(from, new OpenState(this, from.window(), nextAttempt(from), waitNanos(check, from)), null);
+        TransitionCheck check = classifier.transitionCheck(transitionOnResult, result, error);
+        if (check.open()) {
+            transition(from, new OpenState(this, from, nextAttempt(from), waitNanos(check, from)), null);
         }
     }
 
@@ -267,7 +284,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public long currentTimeNanos() {
-        return clock.nanoTime();
+        return timestamps == null ? clock.nanoTime() : timestampUnit.toNanos(timestamps.apply(clockView));
     }
 
     @Override
@@ -277,19 +294,19 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     public void transitionToOpenState() {
-        manual(s -> s instanceof OpenState ? null : new OpenState(this, s.window(), nextAttempt(s)));
+        manual(s -> s instanceof OpenState ? null : new OpenState(this, s, nextAttempt(s)));
     }
 
     @Override
     public void transitionToOpenStateFor(Duration wait) {
         Objects.requireNonNull(wait, "wait");
-        manual(s -> new OpenState(this, s.window(), nextAttempt(s), wait.toNanos()));
+        manual(s -> new OpenState(this, s, nextAttempt(s), wait.toNanos()));
     }
 
     @Override
     public void transitionToOpenStateUntil(Instant until) {
         Objects.requireNonNull(until, "until");
-        manual(s -> new OpenState(this, s.window(), nextAttempt(s),
+        manual(s -> new OpenState(this, s, nextAttempt(s),
                 Duration.between(clock.instant(), until).toNanos()));
     }
 
@@ -320,14 +337,16 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
      */
     @Override
     public void reset() {
-        BreakerState previous = current.getAndSet(new ClosedState(this));
-        previous.onExit();
-        notPermitted.reset();
-        if (previous.state() != State.CLOSED) {
-            events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
-                    Map.of("from", previous.state().name(), "to", State.CLOSED.name()));
+        synchronized (transitions) {
+            BreakerState previous = current.getAndSet(new ClosedState(this));
+            previous.onExit();
+            notPermitted.reset();
+            if (previous.state() != State.CLOSED) {
+                events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
+                        Map.of("from", previous.state().name(), "to", State.CLOSED.name()));
+            }
+            events.publish(GuardEvent.Type.RESET, 0, Map.of("from", previous.state().name()));
         }
-        events.publish(GuardEvent.Type.RESET, 0, Map.of("from", previous.state().name()));
     }
 
     @Override
@@ -376,20 +395,28 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     /**
      * Moves from {@code from} to {@code to} if {@code from} is still current. Exactly one caller wins per state
-     * object, so a threshold crossing seen by many threads opens the breaker, and is published, once.
+     * object, so a threshold crossing seen by many threads opens the breaker, and is published, once. Transitions
+     * are made and published under one lock, so listeners hear them in the order they happened (each event's
+     * {@code from} is the previous one's {@code to}); only transitions take it, and a stale {@code from} is
+     * turned away before it.
      */
     boolean transition(BreakerState from, BreakerState to, Snapshot cause) {
-        if (!current.compareAndSet(from, to)) {
+        if (current.get() != from) {
             return false;
         }
-        from.onExit();
-        if (cause != null) {
-            publishExceeded(cause);
+        synchronized (transitions) {
+            if (!current.compareAndSet(from, to)) {
+                return false;
+            }
+            from.onExit();
+            if (cause != null) {
+                publishExceeded(cause);
+            }
+            events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
+                    Map.of("from", from.state().name(), "to", to.state().name()));
+            to.onEnter();
+            return true;
         }
-        events.publish(GuardEvent.Type.STATE_TRANSITION, 0,
-                Map.of("from", from.state().name(), "to", to.state().name()));
-        to.onEnter();
-        return true;
     }
 
     void publishExceeded(Snapshot s) {

@@ -86,7 +86,7 @@ final class HalfOpenState implements BreakerState {
             return;
         }
         if (breaker.exceeds(snapshot)) {
-            reopen(snapshot);
+            reopen();
         } else {
             breaker.transition(this, new ClosedState(breaker), null);
         }
@@ -100,6 +100,11 @@ final class HalfOpenState implements BreakerState {
     @Override
     public SlidingWindow window() {
         return window;
+    }
+
+    @Override
+    public long windowSince() {
+        return enteredAt;
     }
 
     int attempt() {
@@ -144,11 +149,15 @@ final class HalfOpenState implements BreakerState {
         if (breaker.config().transitionToStateAfterWaitDuration() == State.CLOSED) {
             breaker.transition(this, new ClosedState(breaker), null);
         } else {
-            reopen(null);
+            reopen();
         }
     }
 
-    private void reopen(Snapshot cause) {
-        breaker.transition(this, new OpenState(breaker, window, attempt + 1), cause);
+    /**
+     * Back to OPEN, published as a state transition only: as in Resilience4j, FAILURE_RATE_EXCEEDED and
+     * SLOW_CALL_RATE_EXCEEDED are events of CLOSED (and METRICS_ONLY), where a rate crosses its threshold.
+     */
+    private void reopen() {
+        breaker.transition(this, new OpenState(breaker, this, attempt + 1), null);
     }
 }

@@ -22,7 +22,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * uncontended stores, no atomic instruction. A call that ends on another thread (an asynchronous permit) adds its
  * finish with an atomic add to a column of the starting cell kept for that. The first 64 threads of a breaker get
  * a cell; later threads (thread churn, virtual threads) share one cell with atomic adds, so memory stays bounded
- * at the price of speed for them only. Readers, which are rare, sum every cell.
+ * at the price of speed for them only.
+ *
+ * <p>Looking for hung calls is kept off the per-call path too: once per generation one caller ({@link #advance})
+ * sums the one slot that has just grown old enough over every cell, and re-sums the slots already known to hold
+ * hung calls; the slots with hung calls are kept as a 64-bit mask. {@link #hung} then costs one volatile read
+ * while nothing hangs, which is the common case, and sums only the marked slots while something does.
  */
 final class InFlightCalls {
 
@@ -41,6 +46,8 @@ final class InFlightCalls {
     private final int[] shared = newCell();
     private final ThreadLocal<int[]> cells = ThreadLocal.withInitial(this::register);
     private volatile long checkedGeneration = Long.MIN_VALUE;
+    private volatile long hungSlots; // bit i: slot i held calls running past the threshold at the last advance
+    private long markedUpTo = Long.MIN_VALUE / 2; // the newest generation whose slot markHungSlots has looked at
 
     /** @param slowNanos slow-call-duration-threshold: a call running longer is hung */
     InFlightCalls(long slowNanos) {
@@ -76,30 +83,78 @@ final class InFlightCalls {
     }
 
     /**
-     * Whether nobody has looked for hung calls in the generation of {@code nowNanos} yet; true for exactly one
-     * caller per generation, which should then check the running calls against the thresholds. This is what opens
-     * a breaker whose calls all hang: no call ends, so only a starting or refused call can notice.
+     * Brings the record of hung calls up to the generation of {@code nowNanos}; true for exactly one caller per
+     * generation, which should then check the running calls against the thresholds. This is what opens a breaker
+     * whose calls all hang: no call ends, so only a starting call or a reader can notice. O(1) for every other
+     * caller of the generation; the one that advances sums one slot (or a few after an idle spell) over the cells.
      */
-    boolean checkDue(long nowNanos) {
+    boolean advance(long nowNanos) {
         long generation = nowNanos >> shift;
         long checked = checkedGeneration;
-        return checked != generation && CHECKED.compareAndSet(this, checked, generation);
+        if (checked == generation || !CHECKED.compareAndSet(this, checked, generation)) {
+            return false;
+        }
+        markHungSlots(generation);
+        return true;
     }
 
-    /** Calls started at or after {@code sinceNanos} (to the generation) and still running past the threshold. */
+    /**
+     * Re-sums the slots marked as holding hung calls (their calls may have ended), drops those that left the
+     * tracked range, and marks the slots that have grown old enough since the last time.
+     */
+    private synchronized void markHungSlots(long generation) {
+        long newest = generation - hungAfter;
+        long oldest = generation - (SLOTS - 1);
+        long mask = 0;
+        for (long bits = hungSlots; bits != 0; bits &= bits - 1) {
+            int slot = Long.numberOfTrailingZeros(bits);
+            if (generationOf(slot, markedUpTo) >= oldest && running(slot) > 0) {
+                mask |= 1L << slot;
+            }
+        }
+        for (long g = Math.max(markedUpTo + 1, oldest); g <= newest; g++) {
+            int slot = (int) (g & (SLOTS - 1));
+            if (running(slot) > 0) {
+                mask |= 1L << slot;
+            }
+        }
+        markedUpTo = Math.max(markedUpTo, newest);
+        hungSlots = mask;
+    }
+
+    /**
+     * Calls started at or after {@code sinceNanos} (to the generation) and still running past the threshold, as of
+     * the last {@link #advance}; one volatile read when none were, the marked slots summed when some were.
+     */
     int hung(long nowNanos, long sinceNanos) {
+        long bits = hungSlots;
+        if (bits == 0) {
+            return 0;
+        }
         long newest = (nowNanos >> shift) - hungAfter;
         long oldest = Math.max((nowNanos >> shift) - (SLOTS - 1), sinceNanos >> shift);
         long hung = 0;
-        for (long g = oldest; g <= newest; g++) {
-            int slot = (int) (g & (SLOTS - 1));
-            // Finishes first: a call that finishes while we read is then still counted, as it was hung when we
-            // began. Counts wrap around; their difference (the calls running) stays right in int arithmetic.
-            int finished = sum(FINISHED + slot) + sum(FINISHED_ELSEWHERE + slot);
-            int started = sum(STARTED + slot);
-            hung += Math.max(0, started - finished);
+        for (; bits != 0; bits &= bits - 1) {
+            int slot = Long.numberOfTrailingZeros(bits);
+            if (generationOf(slot, newest) >= oldest) {
+                hung += running(slot);
+            }
         }
         return (int) Math.min(Integer.MAX_VALUE, hung);
+    }
+
+    /** The newest generation not after {@code newest} that counts in {@code slot}. */
+    private static long generationOf(int slot, long newest) {
+        return newest - ((newest - slot) & (SLOTS - 1));
+    }
+
+    /** Calls counted in {@code slot} that have not finished, over every cell. */
+    private int running(int slot) {
+        // Finishes first: a call that finishes while we read is then still counted, as it was hung when we began.
+        // Counts wrap around; their difference (the calls running) stays right in int arithmetic.
+        int finished = sum(FINISHED + slot) + sum(FINISHED_ELSEWHERE + slot);
+        int started = sum(STARTED + slot);
+        return Math.max(0, started - finished);
     }
 
     private int sum(int index) {

@@ -71,4 +71,9 @@ final class MetricsOnlyState implements BreakerState {
     public SlidingWindow window() {
         return window;
     }
+
+    @Override
+    public long windowSince() {
+        return enteredAt;
+    }
 }

@@ -12,20 +12,26 @@ final class OpenState implements BreakerState {
 
     private final DefaultCircuitBreaker breaker;
     private final SlidingWindow window;
+    private final long windowSince;
     private final int attempt;
     private final long openedAt;
     private final long waitNanos;
     private volatile Runnable cancelTimer;
 
-    /** Waits as configured for the {@code attempt}-th consecutive opening (backed off, randomized, or custom). */
-    OpenState(DefaultCircuitBreaker breaker, SlidingWindow window, int attempt) {
-        this(breaker, window, attempt, breaker.config().waitDurationInOpenState(attempt).toNanos());
+    /**
+     * Waits as configured for the {@code attempt}-th consecutive opening (backed off, randomized, or custom), showing
+     * the window of {@code from} (null: an empty one).
+     */
+    OpenState(DefaultCircuitBreaker breaker, BreakerState from, int attempt) {
+        this(breaker, from, attempt, breaker.config().waitDurationInOpenState(attempt).toNanos());
     }
 
     /** Waits {@code waitNanos}, e.g. for transitionToOpenStateFor or a transition-on-result check. */
-    OpenState(DefaultCircuitBreaker breaker, SlidingWindow window, int attempt, long waitNanos) {
+    OpenState(DefaultCircuitBreaker breaker, BreakerState from, int attempt, long waitNanos) {
         this.breaker = breaker;
-        this.window = window != null ? window : breaker.newWindow();
+        boolean keeps = from != null && from.window() != null;
+        this.window = keeps ? from.window() : breaker.newWindow();
+        this.windowSince = keeps ? from.windowSince() : Long.MAX_VALUE;
         this.attempt = attempt;
         this.openedAt = breaker.currentTimeNanos();
         this.waitNanos = Math.max(0, waitNanos);
@@ -55,14 +61,20 @@ final class OpenState implements BreakerState {
         window.record(durationNanos, failed, breaker.isSlow(durationNanos));
     }
 
+    /** The window that made it open, with its calls still hanging, so that readers see why it opened. */
     @Override
     public Snapshot snapshot() {
-        return window.snapshot();
+        return window.withHungCalls(window.snapshot(), breaker.hungSince(windowSince));
     }
 
     @Override
     public SlidingWindow window() {
         return window;
+    }
+
+    @Override
+    public long windowSince() {
+        return windowSince;
     }
 
     int attempt() {

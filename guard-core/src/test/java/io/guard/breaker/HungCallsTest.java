@@ -3,12 +3,18 @@ package io.guard.breaker;
 import io.guard.event.GuardEvent;
 import io.guard.event.GuardEvent.Type;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import static io.guard.breaker.TestBreakers.succeed;
@@ -44,6 +50,68 @@ class HungCallsTest {
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.recentEvents()).extracting(GuardEvent::type)
                 .contains(Type.SLOW_CALL_RATE_EXCEEDED, Type.STATE_TRANSITION);
+    }
+
+    /**
+     * Issue #24 item 1: threshold 100 ms, rate 50 %, minimum 5; 5 (or 80) callers block in the method. 225 ms
+     * later (threshold, a quarter of it, slack) the state reads OPEN before any further call, and the next caller
+     * is refused rather than admitted to block as well.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {5, 80})
+    void theCallAfterEveryCallHungIsRefusedAndTheStateSaysOpenBeforeIt(int blocked) throws Exception {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(50).minimumNumberOfCalls(5).build());
+        CountDownLatch entered = new CountDownLatch(blocked);
+        CountDownLatch unblock = new CountDownLatch(1);
+        ExecutorService callers = Executors.newFixedThreadPool(blocked);
+        try {
+            for (int i = 0; i < blocked; i++) {
+                callers.submit(() -> b.executeCallable(() -> {
+                    entered.countDown();
+                    return unblock.await(30, TimeUnit.SECONDS);
+                }));
+            }
+            assertThat(entered.await(30, TimeUnit.SECONDS)).as("every caller is in the method").isTrue();
+            t.clock.advance(Duration.ofMillis(225));
+            assertThat(b.state()).as("read before any further call").isEqualTo(State.OPEN);
+            assertThat(b.snapshot().slowCalls()).isEqualTo(blocked);
+            assertThatThrownBy(() -> b.executeSupplier(() -> "the next caller"))
+                    .isInstanceOf(CallNotPermittedException.class);
+        } finally {
+            unblock.countDown();
+            callers.shutdown();
+            assertThat(callers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void theNextCallerIsRefusedToWhenNobodyReadTheStateInBetween() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(50).minimumNumberOfCalls(5).build());
+        for (int i = 0; i < 5; i++) {
+            b.acquire();
+        }
+        t.clock.advance(Duration.ofMillis(225));
+        assertThat(b.tryAcquire()).as("the sixth call").isNull();
+        assertThat(b.state()).isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void hungCallsThatEndBeforeTheNextLookAreCountedOnceAsTheSlowCallsTheyWere() {
+        CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slowCallDurationThreshold(Duration.ofMillis(100))
+                .slowCallRateThreshold(100).minimumNumberOfCalls(4).build());
+        List<CircuitBreaker.Permit> running = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            running.add(b.acquire());
+        }
+        t.clock.advance(Duration.ofMillis(300));
+        assertThat(b.snapshot().slowCalls()).isEqualTo(3);
+        running.forEach(CircuitBreaker.Permit::onSuccess); // slow successes now, in the window
+        assertThat(b.snapshot().slowCalls()).as("not counted again as running").isEqualTo(3);
+        assertThat(b.snapshot().calls()).isEqualTo(3);
+        b.acquire().onSuccess();
+        assertThat(b.state()).as("3 slow of 4: 75 %").isEqualTo(State.CLOSED);
     }
 
     @Test

@@ -55,16 +55,21 @@ final class BreakerCall {
         this.contexts = contexts;
     }
 
-    /** Asks the bulkhead, then the breaker, for a permit; on refusal {@link #refusal()} says which refused. */
+    /**
+     * Asks the breaker, then the bulkhead, for a permit (Resilience4j's order: an open breaker refuses before the
+     * bulkhead counts the call as permitted); on refusal {@link #refusal()} says which refused. A full bulkhead
+     * gives the breaker's permission back without an outcome: it says nothing about the downstream.
+     */
     boolean tryAcquire() {
-        if (bulkhead != null && !bulkhead.tryAcquire()) {
-            refusal = new BulkheadFullException(bulkhead.name(), bulkhead.maxConcurrentCalls());
-            return false;
-        }
         permit = breaker.tryAcquire();
         if (permit == null) {
-            releaseBulkhead();
-            refusal = new CallNotPermittedException(breaker.name(), breaker.state(), breaker.remainingOpenTime());
+            refusal = CallNotPermittedException.createCallNotPermittedException(breaker);
+            return false;
+        }
+        if (bulkhead != null && !bulkhead.tryAcquire()) {
+            bulkheadReleased.set(true); // nothing to give back
+            permit.release();
+            refusal = new BulkheadFullException(bulkhead.name(), bulkhead.maxConcurrentCalls());
             return false;
         }
         return true;

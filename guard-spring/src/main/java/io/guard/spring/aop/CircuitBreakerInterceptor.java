@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * The {@code @CircuitBreaker} aspect: one permission per call, exactly one outcome per permission, and the fallback
  * for an open breaker or a recorded failure. Outcomes of CompletionStage, Mono and Flux methods are recorded when
  * they complete, not when the method returns. With a breaker timeout, an asynchronous call still running when it
- * passes is answered by the fallback (or fails with a {@code TimeoutException}) and its stage is cancelled.
+ * passes is answered by the fallback (or fails with a {@code TimeoutException}) and its stage is cancelled. A caller
+ * that cancels the future it got cancels the method's own and gives back the breaker's and the bulkhead's permits.
  */
 final class CircuitBreakerInterceptor implements MethodInterceptor {
 
@@ -76,8 +77,14 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
         AtomicBoolean timedOut = new AtomicBoolean();
         call.whenTimedOut(error -> {
             timedOut.set(true);
+            cancel(stage); // before the fallback, which may take its time
             Stages.pipe(recover(call, error, true), result);
-            cancel(stage);
+        });
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) { // the caller gave up: so does the method, and its permits go back
+                call.release();
+                cancel(stage);
+            }
         });
         stage.whenComplete((value, failure) -> {
             if (timedOut.get()) {

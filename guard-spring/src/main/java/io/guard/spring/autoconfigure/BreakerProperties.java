@@ -72,6 +72,9 @@ public class BreakerProperties {
     /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead (default: the annotation's maxConcurrentCalls, else 0). */
     private Integer maxConcurrentCalls;
 
+    /** Whether the exception of a refused call (CallNotPermittedException) carries a stack trace, as Resilience4j's does unless told otherwise (default false). */
+    private Boolean writableStackTraceEnabled;
+
     public State getInitialState() {
         return initialState;
     }
@@ -102,6 +105,14 @@ public class BreakerProperties {
 
     public void setTimeout(Duration timeout) {
         this.timeout = timeout;
+    }
+
+    public Boolean getWritableStackTraceEnabled() {
+        return writableStackTraceEnabled;
+    }
+
+    public void setWritableStackTraceEnabled(Boolean writableStackTraceEnabled) {
+        this.writableStackTraceEnabled = writableStackTraceEnabled;
     }
 
     public Integer getMaxConcurrentCalls() {

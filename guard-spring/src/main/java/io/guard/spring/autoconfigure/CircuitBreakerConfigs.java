@@ -70,6 +70,7 @@ final class CircuitBreakerConfigs {
         set(p.getTransitionToStateAfterWaitDuration(), b::transitionToStateAfterWaitDuration);
         set(p.getRandomizedWaitFactor(), b::randomizedWaitFactor);
         set(p.getTimeout(), b::timeout);
+        set(p.getWritableStackTraceEnabled(), b::writableStackTraceEnabled);
         return b.build();
     }
 

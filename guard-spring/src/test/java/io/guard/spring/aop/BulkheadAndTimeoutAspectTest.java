@@ -108,6 +108,7 @@ class BulkheadAndTimeoutAspectTest {
                 .withBean(RateLimiter.class, CountingRateLimiter::new)
                 .withPropertyValues("guard.circuit-breaker.defaults.timeout=3s",
                         "guard.circuit-breaker.defaults.randomized-wait-factor=0.25",
+                        "guard.circuit-breaker.defaults.writable-stack-trace-enabled=true",
                         "guard.circuit-breaker.instances.payment.initial-state=FORCED_OPEN",
                         "guard.circuit-breaker.instances.payment.transition-to-state-after-wait-duration=CLOSED")
                 .run(context -> {
@@ -115,6 +116,7 @@ class BulkheadAndTimeoutAspectTest {
                     var payment = registry.configFor("payment");
                     assertThat(payment.timeout()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(payment.randomizedWaitFactor()).isEqualTo(0.25);
+                    assertThat(payment.writableStackTraceEnabled()).isTrue();
                     assertThat(payment.initialState()).isEqualTo(io.guard.breaker.State.FORCED_OPEN);
                     assertThat(payment.transitionToStateAfterWaitDuration()).isEqualTo(io.guard.breaker.State.CLOSED);
                     assertThat(registry.circuitBreaker("payment").state()).isEqualTo(io.guard.breaker.State.FORCED_OPEN);
@@ -133,6 +135,43 @@ class BulkheadAndTimeoutAspectTest {
             assertThat(remote.limited(CompletableFuture.completedFuture("again")).join()).isEqualTo("again");
             assertThat(context.getBean(BulkheadRegistry.class).find("limited").orElseThrow().refusedCalls())
                     .isEqualTo(1);
+        });
+    }
+
+    @Test
+    void cancellingTheAnswerCancelsTheMethodsFutureAndGivesTheBulkheadPermitBack() {
+        runner.run(context -> {
+            Remote remote = context.getBean(Remote.class);
+            CompletableFuture<String> work = new CompletableFuture<>();
+            CompletableFuture<?> answer = remote.limited(work);
+            var bulkhead = context.getBean(BulkheadRegistry.class).find("limited").orElseThrow();
+            assertThat(bulkhead.concurrentCalls()).isEqualTo(1);
+            answer.cancel(true);
+            assertThat(work).as("the method's own future").isCancelled();
+            assertThat(bulkhead.concurrentCalls()).isZero();
+            assertThat(remote.limited(CompletableFuture.completedFuture("again")).join()).isEqualTo("again");
+            var breaker = context.getBean(CircuitBreakerRegistry.class).find("limited").orElseThrow();
+            assertThat(breaker.snapshot().calls()).as("a cancelled call is no outcome").isEqualTo(1);
+        });
+    }
+
+    @Test
+    void whileTheBreakerIsOpenRefusedCallsAreNotCountedAsBulkheadPermitted() {
+        runner.run(context -> {
+            Remote remote = context.getBean(Remote.class);
+            assertThat(remote.limited(CompletableFuture.completedFuture("first")).join()).isEqualTo("first");
+            var bulkhead = context.getBean(BulkheadRegistry.class).find("limited").orElseThrow();
+            assertThat(bulkhead.permittedCalls()).isEqualTo(1);
+            context.getBean(CircuitBreakerRegistry.class).find("limited").orElseThrow().transitionToOpenState();
+            for (int i = 0; i < 3; i++) {
+                assertThat(remote.limited(CompletableFuture.completedFuture("refused")))
+                        .failsWithin(Duration.ofSeconds(5))
+                        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                        .withCauseInstanceOf(io.guard.breaker.CallNotPermittedException.class);
+            }
+            assertThat(bulkhead.permittedCalls()).isEqualTo(1);
+            assertThat(bulkhead.refusedCalls()).isZero();
+            assertThat(bulkhead.concurrentCalls()).isZero();
         });
     }
 

@@ -1,7 +1,7 @@
 package io.guard.sample.order;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;

@@ -1,7 +1,7 @@
 package io.guard.spring.actuate;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 
 /**
  * Rate-limited methods of the test application, one limiter per test class so that tests sharing a server keep

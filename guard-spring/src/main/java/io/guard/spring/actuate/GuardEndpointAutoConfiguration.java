@@ -3,7 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.aop.LiveLimits;
+import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.RateLimitQuotas;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;

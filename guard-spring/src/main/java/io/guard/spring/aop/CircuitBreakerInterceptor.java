@@ -1,5 +1,8 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.method.GuardEvaluationContexts;
+import io.guard.spring.method.GuardedMethod;
+import io.guard.spring.method.GuardedMethods;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 

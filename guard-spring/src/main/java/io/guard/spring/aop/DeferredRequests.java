@@ -1,5 +1,7 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.request.CurrentRequest;
+
 import java.util.List;
 import java.util.function.Function;
 

@@ -3,6 +3,7 @@ package io.guard.spring.aop;
 import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.annotation.RateLimits;
+import io.guard.spring.method.ClassLevelCoverage;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 

@@ -1,6 +1,7 @@
 package io.guard.spring.aop;
 
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.method.LimitSpec;
 
 /**
  * One limit's request of one call: the spec, the policy the call is decided under (the spec's, or its tier's), the

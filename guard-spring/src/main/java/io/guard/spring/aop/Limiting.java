@@ -4,6 +4,15 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.method.CallEvaluationContext;
+import io.guard.spring.method.DurationFormat;
+import io.guard.spring.method.LimitSpec;
+import io.guard.spring.ratelimit.InvalidPermitsException;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.ratelimit.MissingKeyPolicy;
+import io.guard.spring.ratelimit.MissingRateLimitKeyException;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.expression.EvaluationContext;
@@ -23,8 +32,10 @@ import java.util.function.Supplier;
  * all-or-nothing as one group ({@link RateLimiterRegistry#acquireAll}): a refused call spends no permit on any of
  * them, and is answered with the refusing limit whose {@code retryAfter} is longest. Shadow limits are not in the
  * group: each is decided on its own once the enforced limits have allowed the call (as it would spend if enforced).
+ *
+ * <p>Internal: public only because Guard's {@code routes} package uses it; not an API.
  */
-final class Limiting {
+public final class Limiting {
 
     /** The key of a limit without a key expression: one quota for every call of the method. */
     static final String GLOBAL_KEY = "global";
@@ -43,7 +54,7 @@ final class Limiting {
     }
 
     /** @param live the overrides in force (shadow mode); null when limits never change at run time */
-    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey, LiveLimits live) {
+    public Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey, LiveLimits live) {
         this.limiter = limiter;
         this.missingKey = missingKey;
         this.live = live;
@@ -53,7 +64,7 @@ final class Limiting {
      * Evaluates every limit's condition, key and permits, leaving out the limits whose condition is false; the
      * evaluation context is only built when some limit has an expression, so constant limits cost no SpEL at all.
      */
-    List<LimitRequest> requests(List<LimitSpec> specs, Supplier<? extends EvaluationContext> contexts) {
+    public List<LimitRequest> requests(List<LimitSpec> specs, Supplier<? extends EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
@@ -144,7 +155,7 @@ final class Limiting {
     }
 
     /** Asks the limits, blocking for those with a timeout; throws the refusal. */
-    void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
+    public void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         List<LimitRequest> group = enforced(requests);
         if (group.size() > 1) {
             check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
@@ -161,7 +172,7 @@ final class Limiting {
     }
 
     /** Asks the limits without blocking; the stage fails with the refusal. */
-    CompletionStage<Void> acquireAsync(List<LimitRequest> requests, RateLimitDecisionSink sink) {
+    public CompletionStage<Void> acquireAsync(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
         List<LimitRequest> group = enforced(requests);
         if (group.size() > 1) {

@@ -1,5 +1,13 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.method.GuardedMethod;
+import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.method.LimitSpec;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitDecisionSinks;
+import io.guard.spring.ratelimit.RateLimitExceededException;
+import io.guard.spring.request.CurrentRequest;
+import io.guard.spring.request.CurrentRequests;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 

@@ -1,5 +1,7 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.method.ReturnKind;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.util.ClassUtils;
 
 import java.util.function.Supplier;

@@ -1,5 +1,10 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.method.ReturnKind;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitExceededException;
+import io.guard.spring.request.CurrentRequest;
+import io.guard.spring.request.ExchangeRequests;
 import org.reactivestreams.Publisher;
 import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;

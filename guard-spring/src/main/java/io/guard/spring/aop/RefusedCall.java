@@ -1,5 +1,9 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.method.FallbackMethods;
+import io.guard.spring.method.GuardedMethod;
+import io.guard.spring.ratelimit.RateLimitExceededException;
+
 import java.util.Optional;
 
 /**

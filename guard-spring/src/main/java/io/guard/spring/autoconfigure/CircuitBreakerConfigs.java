@@ -1,7 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerConfig;
-import io.guard.spring.aop.ResultRecordedAsFailureException;
+import io.guard.spring.breaker.ResultRecordedAsFailureException;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.RateLimitDecisionSink;
-import io.guard.spring.aop.RateLimitDecisionSinks;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitDecisionSinks;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.function.SingletonSupplier;
 

@@ -1,6 +1,6 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.GuardAnnotationException;
+import io.guard.spring.method.GuardAnnotationException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

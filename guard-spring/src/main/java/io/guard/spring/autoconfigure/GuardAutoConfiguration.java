@@ -3,18 +3,18 @@ package io.guard.spring.autoconfigure;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
+import io.guard.spring.aop.GuardAdvisors;
+import io.guard.spring.method.GuardAnnotationValidator;
+import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.ratelimit.MissingKeyPolicy;
+import io.guard.spring.ratelimit.RateLimitDecisionSinks;
 import io.guard.time.GuardClock;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.ratelimit.RateLimitQuotas;
-import io.guard.spring.aop.GuardAnnotationValidator;
-import io.guard.spring.aop.GuardAspects;
-import io.guard.spring.aop.GuardedMethods;
-import io.guard.spring.aop.LiveLimits;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.local.LocalLimitOverrideStore;
-import io.guard.spring.aop.MissingKeyPolicy;
-import io.guard.spring.aop.RateLimitDecisionSinks;
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -152,7 +152,7 @@ public class GuardAutoConfiguration {
                 .orElse(new RateLimitProperties().getAspectOrder());
         MissingKeyPolicy missingKey = binder.bind("guard.rate-limit.missing-key", MissingKeyPolicy.class)
                 .orElse(MissingKeyPolicy.REJECT);
-        return GuardAspects.rateLimitAdvisor(methods::getObject, limiters::getObject, live::getIfAvailable, missingKey,
+        return GuardAdvisors.rateLimitAdvisor(methods::getObject, limiters::getObject, live::getIfAvailable, missingKey,
                 new CompositeDecisionSinks(sinks), order);
     }
 
@@ -162,6 +162,6 @@ public class GuardAutoConfiguration {
                                                      Environment environment) {
         int order = Binder.get(environment).bind("guard.circuit-breaker.aspect-order", Integer.class)
                 .orElse(new CircuitBreakerProperties().getAspectOrder());
-        return GuardAspects.circuitBreakerAdvisor(methods::getObject, order);
+        return GuardAdvisors.circuitBreakerAdvisor(methods::getObject, order);
     }
 }

@@ -1,12 +1,12 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimitPolicy;
-import io.guard.spring.aop.GuardAnnotationException;
-import io.guard.spring.aop.GuardedMethods;
-import io.guard.spring.aop.GuardedMethods.ResolvedLimit;
-import io.guard.spring.aop.LimitSettings;
-import io.guard.spring.aop.LiveLimits;
-import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.method.GuardAnnotationException;
+import io.guard.spring.method.GuardedMethods.ResolvedLimit;
+import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.LimitSettings;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.routes.RouteLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;

@@ -1,8 +1,8 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.GuardedMethods;
-import io.guard.spring.aop.LiveLimits;
-import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.routes.RouteLimits;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;

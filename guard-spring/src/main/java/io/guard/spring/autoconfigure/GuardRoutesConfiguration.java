@@ -1,9 +1,9 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.aop.GuardAnnotationException;
-import io.guard.spring.aop.LiveLimits;
-import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.method.GuardAnnotationException;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.web.GuardRouteFilter;
 import io.guard.spring.web.GuardRouteWebFilter;
 import io.guard.spring.web.GuardServletExceptionHandler;

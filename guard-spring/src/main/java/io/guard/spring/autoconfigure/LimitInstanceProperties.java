@@ -1,7 +1,8 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.LimitSettings;
-import io.guard.spring.aop.LimitTiers;
+import io.guard.spring.ratelimit.LimitSettings;
+import io.guard.spring.ratelimit.LimitTiers;
+
 
 import java.util.LinkedHashMap;
 import java.util.Map;

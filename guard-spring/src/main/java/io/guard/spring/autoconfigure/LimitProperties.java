@@ -3,7 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
-import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.ratelimit.LimitSettings;
 
 import java.time.Duration;
 

@@ -3,7 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
-import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.ratelimit.LimitSettings;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;

@@ -1,8 +1,8 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.LimitSettings;
-import io.guard.spring.aop.LimitTiers;
-import io.guard.spring.aop.MissingKeyPolicy;
+import io.guard.spring.ratelimit.LimitSettings;
+import io.guard.spring.ratelimit.LimitTiers;
+import io.guard.spring.ratelimit.MissingKeyPolicy;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.core.Ordered;
 

@@ -1,6 +1,7 @@
 package io.guard.spring.autoconfigure;
 
-import io.guard.spring.aop.RouteDefinition;
+import io.guard.spring.routes.RouteDefinition;
+
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.Algorithm;
-import io.guard.spring.aop.LimitSettings;
+import io.guard.spring.ratelimit.LimitSettings;
 
 import java.time.Duration;
 

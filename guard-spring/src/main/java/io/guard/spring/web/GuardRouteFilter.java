@@ -1,7 +1,7 @@
 package io.guard.spring.web;
 
-import io.guard.spring.aop.RouteLimits;
-import io.guard.spring.aop.RouteRequest;
+import io.guard.spring.routes.RouteLimits;
+import io.guard.spring.routes.RouteRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

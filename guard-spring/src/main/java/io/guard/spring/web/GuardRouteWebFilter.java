@@ -1,7 +1,7 @@
 package io.guard.spring.web;
 
-import io.guard.spring.aop.RouteLimits;
-import io.guard.spring.aop.RouteRequest;
+import io.guard.spring.routes.RouteLimits;
+import io.guard.spring.routes.RouteRequest;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.server.ServerWebExchange;

@@ -1,6 +1,6 @@
 package io.guard.spring.web;
 
-import io.guard.spring.aop.RateLimitExceededException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpHeaders;

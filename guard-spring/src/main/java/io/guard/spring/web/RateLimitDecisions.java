@@ -2,7 +2,7 @@ package io.guard.spring.web;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
-import io.guard.spring.aop.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.http.HttpHeaders;
 
 import java.util.ArrayList;

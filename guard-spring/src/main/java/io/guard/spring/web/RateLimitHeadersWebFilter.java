@@ -1,6 +1,6 @@
 package io.guard.spring.web;
 
-import io.guard.spring.aop.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.core.Ordered;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;

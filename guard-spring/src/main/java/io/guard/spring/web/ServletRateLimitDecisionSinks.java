@@ -2,8 +2,8 @@ package io.guard.spring.web;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
-import io.guard.spring.aop.RateLimitDecisionSink;
-import io.guard.spring.aop.RateLimitDecisionSinks;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitDecisionSinks;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.context.request.RequestContextHolder;

@@ -2,9 +2,9 @@ package io.guard.spring.actuate;
 
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.LiveLimits;
-import io.guard.spring.aop.RateLimitExceededException;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;

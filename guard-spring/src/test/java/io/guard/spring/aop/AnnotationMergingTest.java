@@ -4,6 +4,8 @@ import io.guard.ratelimit.RateLimiter;
 import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.method.GuardAnnotationException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

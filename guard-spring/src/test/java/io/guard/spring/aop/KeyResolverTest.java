@@ -5,6 +5,7 @@ import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.key.RateLimitKeyContext;
 import io.guard.spring.key.RateLimitKeyResolver;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;

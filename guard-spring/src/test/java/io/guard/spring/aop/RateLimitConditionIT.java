@@ -2,6 +2,7 @@ package io.guard.spring.aop;
 
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;

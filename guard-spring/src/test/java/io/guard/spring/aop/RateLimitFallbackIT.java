@@ -5,6 +5,7 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;

@@ -4,6 +4,8 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.RateLimitExceededException;
+import io.guard.spring.ratelimit.UnknownRateLimitTierException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;

@@ -4,6 +4,7 @@ import io.guard.event.GuardEvent;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;

@@ -4,7 +4,7 @@ import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.State;
-import io.guard.spring.aop.ResultRecordedAsFailureException;
+import io.guard.spring.breaker.ResultRecordedAsFailureException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;

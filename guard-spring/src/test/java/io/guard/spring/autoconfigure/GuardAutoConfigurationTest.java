@@ -2,7 +2,7 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
-import io.guard.spring.aop.GuardedMethods;
+import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.web.GuardServletExceptionHandler;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.Advisor;

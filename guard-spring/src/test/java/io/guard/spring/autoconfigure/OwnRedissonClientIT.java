@@ -1,7 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.aop.RouteLimits;
+import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.web.GuardRouteFilter;
 import io.guard.spring.web.GuardRouteWebFilter;
 import org.junit.jupiter.api.Test;

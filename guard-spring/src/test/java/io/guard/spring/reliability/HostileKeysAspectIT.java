@@ -1,8 +1,8 @@
 package io.guard.spring.reliability;
 
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;

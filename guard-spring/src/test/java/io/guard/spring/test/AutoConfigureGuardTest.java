@@ -1,7 +1,7 @@
 package io.guard.spring.test;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;

@@ -1,9 +1,9 @@
 package io.guard.spring.web;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.MissingRateLimitKeyException;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.key.RateLimitKeyResolver;
+import io.guard.spring.ratelimit.MissingRateLimitKeyException;
 import io.guard.spring.test.ImportAutoConfigs;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;

@@ -1,8 +1,8 @@
 package io.guard.spring.web;
 
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.aop.RateLimitExceededException;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.AutoConfigs;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;

@@ -1,0 +1,75 @@
+package io.guard.spring.aop;
+
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.ratelimit.MissingKeyPolicy;
+import io.guard.spring.ratelimit.RateLimitDecisionSinks;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.ClassFilter;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.util.function.SingletonSupplier;
+
+import java.lang.reflect.Method;
+import java.util.function.BiPredicate;
+import java.util.function.Supplier;
+
+/**
+ * Creates the two advisors behind {@code @RateLimit} and {@code @CircuitBreaker}. They are plain Spring AOP
+ * advisors (no AspectJ expressions); their order decides the nesting: the lower order is outermost. The default,
+ * rate limit outside the breaker, means a 429 never reaches (and never counts against) the breaker.
+ */
+public final class GuardAdvisors {
+
+    private GuardAdvisors() {
+    }
+
+    /**
+     * @param methods    the resolved annotations (created on the first call)
+     * @param limiter    decides and counts permits (created on the first call)
+     * @param missingKey what to do when a key expression yields nothing
+     * @param sinks      where decisions go for HTTP header fields
+     * @param order      the advisor's order; lower is outer
+     */
+    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
+                                           MissingKeyPolicy missingKey, RateLimitDecisionSinks sinks, int order) {
+        return rateLimitAdvisor(methods, limiter, () -> null, missingKey, sinks, order);
+    }
+
+    /** @param live the run-time overrides (shadow mode); its supplier may answer null when there are none */
+    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
+                                           Supplier<LiveLimits> live, MissingKeyPolicy missingKey,
+                                           RateLimitDecisionSinks sinks, int order) {
+        Supplier<GuardedMethods> lazyMethods = SingletonSupplier.of(methods);
+        Supplier<Limiting> limiting = SingletonSupplier.of(() -> new Limiting(limiter.get(), missingKey,
+                live.get()));
+        var interceptor = new RateLimitInterceptor(lazyMethods, limiting, sinks,
+                ReactiveGuards.detect(GuardAdvisors.class.getClassLoader()));
+        return advisor(GuardAnnotations::hasRateLimit, interceptor, order);
+    }
+
+    /**
+     * @param methods the resolved annotations (created on the first call)
+     * @param order   the advisor's order; lower is outer
+     */
+    public static Advisor circuitBreakerAdvisor(Supplier<GuardedMethods> methods, int order) {
+        var interceptor = new CircuitBreakerInterceptor(SingletonSupplier.of(methods),
+                ReactiveGuards.detect(GuardAdvisors.class.getClassLoader()));
+        return advisor(GuardAnnotations::hasCircuitBreaker, interceptor, order);
+    }
+
+    private static Advisor advisor(BiPredicate<Method, Class<?>> matches,
+                                   org.aopalliance.aop.Advice interceptor, int order) {
+        var pointcut = new StaticMethodMatcherPointcut() {
+            @Override
+            public boolean matches(Method method, Class<?> targetClass) {
+                return matches.test(method, targetClass);
+            }
+        };
+        pointcut.setClassFilter(GuardedMethods::isCandidate);
+        var advisor = new DefaultPointcutAdvisor(pointcut, interceptor);
+        advisor.setOrder(order);
+        return advisor;
+    }
+}

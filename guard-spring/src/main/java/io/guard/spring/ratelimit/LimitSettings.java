@@ -1,0 +1,63 @@
+package io.guard.spring.ratelimit;
+
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.TimeSource;
+
+import java.time.Duration;
+
+/**
+ * The settings of one rate limit from one source (the annotation, an instance's properties, the defaults); a null
+ * field means "this source does not say". Sources are layered with {@link #orElse}: instance properties over the
+ * annotation over the defaults.
+ *
+ * @param rate             permits per interval
+ * @param interval         the window or refill period
+ * @param algorithm        how permits are counted
+ * @param burst            TOKEN_BUCKET only: the most permits at once
+ * @param scope            one quota for the cluster or one per instance
+ * @param timeSource       whose clock counts
+ * @param onBackendFailure what to do when the backend cannot decide
+ * @param timeout          how long a call may wait for permits; zero refuses at once
+ * @param message          the {@code detail} of a 429 answer
+  * @param httpHeaders      whether decisions go into the HTTP answer's RateLimit fields; null: only on web handlers
+  * @param shadow           whether the limit only decides and records, and never refuses
+  */
+public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, Long burst, Scope scope,
+                            TimeSource timeSource, BackendFailurePolicy onBackendFailure, Duration timeout,
+                            String message, Boolean httpHeaders, Boolean shadow) {
+
+    /** A source that says nothing. */
+    public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
+            null, null);
+
+    /**
+     * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
+     * become a policy, for a limit and each of its tiers alike.
+     *
+     * @throws IllegalArgumentException when the settings make no valid policy
+     * @throws NullPointerException     when no rate is set (callers report that first, naming the property)
+     */
+    public RateLimitPolicy toPolicy(String name) {
+        return new RateLimitPolicy(name, algorithm, rate, interval, burst == null ? 0 : burst, scope, timeSource,
+                onBackendFailure);
+    }
+
+    /** Each field from this source, or from {@code fallback} where this one does not say. */
+    public LimitSettings orElse(LimitSettings fallback) {
+        return new LimitSettings(
+                rate != null ? rate : fallback.rate,
+                interval != null ? interval : fallback.interval,
+                algorithm != null ? algorithm : fallback.algorithm,
+                burst != null ? burst : fallback.burst,
+                scope != null ? scope : fallback.scope,
+                timeSource != null ? timeSource : fallback.timeSource,
+                onBackendFailure != null ? onBackendFailure : fallback.onBackendFailure,
+                timeout != null ? timeout : fallback.timeout,
+                message != null && !message.isEmpty() ? message : fallback.message,
+                httpHeaders != null ? httpHeaders : fallback.httpHeaders,
+                shadow != null ? shadow : fallback.shadow);
+    }
+}

@@ -1,0 +1,20 @@
+package io.guard.spring.ratelimit;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+
+/**
+ * Receives every decision the rate-limit aspect takes for one call, allowed or not, so that the HTTP layer can send
+ * the {@code RateLimit-Policy} and {@code RateLimit} header fields on successful answers too. May be called from
+ * any thread (asynchronous limits complete elsewhere).
+ *
+ * <p>Reactive callers put their sink in the Reactor context under {@code RateLimitDecisionSink.class}.
+ */
+@FunctionalInterface
+public interface RateLimitDecisionSink {
+
+    /** A sink that drops everything: outside of a web request. */
+    RateLimitDecisionSink NONE = (policy, decision) -> { };
+
+    void record(RateLimitPolicy policy, Decision decision);
+}

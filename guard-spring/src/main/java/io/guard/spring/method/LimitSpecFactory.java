@@ -6,6 +6,7 @@ import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.request.CurrentRequest;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.stereotype.Controller;
+import org.springframework.util.ClassUtils;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
@@ -221,9 +222,11 @@ public final class LimitSpecFactory {
 
     private static RateLimitPolicy policy(String name, LimitSettings settings, AnnotationSite site) {
         if (settings.rate() == null) {
+            String action = "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.";
             throw site.error("rate", "0", "is not set, nor guard.rate-limit.instances." + name
                             + ".rate, nor guard.rate-limit.defaults.rate",
-                    "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.");
+                    ShadowedConfigFiles.hint(loaderOf(site), name).map(hint -> hint + " Or: " + action)
+                            .orElse(action));
         }
         try {
             return settings.toPolicy(name);
@@ -231,6 +234,11 @@ public final class LimitSpecFactory {
             throw site.error("name", name, "resolves to an invalid limit: " + e.getMessage(),
                     "Fix the annotation or guard.rate-limit.instances." + name + ".*.");
         }
+    }
+
+    private static ClassLoader loaderOf(AnnotationSite site) {
+        ClassLoader loader = site.type() != null ? site.type().getClassLoader() : null;
+        return loader != null ? loader : ClassUtils.getDefaultClassLoader();
     }
 
     static String defaultMessage(RateLimitPolicy policy) {

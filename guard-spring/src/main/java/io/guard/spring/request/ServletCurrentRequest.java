@@ -32,7 +32,7 @@ public record ServletCurrentRequest(HttpServletRequest request) implements Curre
 
     @Override
     public String principal() {
-        return Principals.name(request.getUserPrincipal());
+        return Principals.nameOrAuthenticated(request.getUserPrincipal());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.breaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -48,6 +49,32 @@ class UnknownPropertyTest {
         assertThat(analysis.getDescription()).contains("guard.circuit-breaker.configs.shared.minimum-number-of-calls")
                 .contains("guard.circuit-breaker.instances.payment.base-config");
         assertThat(analysis.getAction()).contains("guard.circuit-breaker.defaults");
+    }
+
+    @Test
+    void aMisspelledSecondSegmentStopsStartUp() {
+        for (String property : new String[] {"guard.circuitbreakers.instances.visits.sliding-window-size=7",
+                "guard.breaker.instances.visits.sliding-window-size=7",
+                "guard.ratelimit-instances.visits.rate=7",
+                "guard.rate-limits.instances.visits.rate=7"}) {
+            String name = property.substring(0, property.indexOf('='));
+            assertThat(analysisOf(property).getDescription()).as(property).contains(name);
+        }
+    }
+
+    @Test
+    void resilience4jsSpellingOfTheBreakerPrefixIsBoundNotIgnored() {
+        // Spring Boot's relaxed binding reads circuitbreaker, circuit_breaker and camelCase names as circuit-breaker:
+        // the value takes effect, so nothing is ignored and nothing needs reporting.
+        for (String property : new String[] {"guard.circuitbreaker.instances.visits.sliding-window-size=7",
+                "guard.circuit_breaker.instances.visits.slidingWindowSize=7",
+                "guard.circuitbreaker.instances.visits.slidingwindowsize=7"}) {
+            runner.withPropertyValues(property).run(context -> {
+                assertThat(context).as(property).hasNotFailed();
+                assertThat(context.getBean(CircuitBreakerRegistry.class).configFor("visits").slidingWindowSize())
+                        .as(property).isEqualTo(7);
+            });
+        }
     }
 
     @Test

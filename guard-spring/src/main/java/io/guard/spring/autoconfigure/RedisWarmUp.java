@@ -40,7 +40,8 @@ final class RedisWarmUp implements SmartLifecycle {
     private volatile boolean running;
     private volatile boolean stopped;
     private volatile boolean warned;
-    private long began;
+    private volatile long began;
+    private volatile long tookMillis;
 
     RedisWarmUp(Duration timeout) {
         this.timeout = timeout;
@@ -59,10 +60,11 @@ final class RedisWarmUp implements SmartLifecycle {
         }
         limiter.warmUp().whenComplete((done, error) -> {
             if (error == null) {
+                tookMillis = millisSince(began);
                 warm.complete(null);
                 if (warned) {
                     log.info("Guard's Redis connection through {} is warm now ({} ms after start-up began); limits "
-                            + "are decided in Redis again", limiter.clientName(), millisSince(began));
+                            + "are decided in Redis again", limiter.clientName(), tookMillis);
                 }
                 return;
             }
@@ -88,7 +90,8 @@ final class RedisWarmUp implements SmartLifecycle {
             }
             if (warm.isDone()) {
                 log.info("Guard's Redis connection through {} is warm: connected, scripts loaded, decision path run "
-                        + "once ({} ms)", limiter.clientName(), millisSince(began));
+                        + "once ({} ms after it began, while the application was created)", limiter.clientName(),
+                        tookMillis);
                 return;
             }
         } catch (TimeoutException e) {

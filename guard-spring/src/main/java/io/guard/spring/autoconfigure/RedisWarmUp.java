@@ -63,8 +63,8 @@ final class RedisWarmUp implements SmartLifecycle {
                 tookMillis = millisSince(began);
                 warm.complete(null);
                 if (warned) {
-                    log.info("Guard's Redis connection through {} is warm now ({} ms after start-up began); limits "
-                            + "are decided in Redis again", limiter.clientName(), tookMillis);
+                    log.info("Guard's Redis connection through {} is warm now ({} ms after the warm-up began); "
+                            + "limits are decided in Redis again", limiter.clientName(), tookMillis);
                 }
                 return;
             }
@@ -82,36 +82,31 @@ final class RedisWarmUp implements SmartLifecycle {
         if (limiter == null) {
             return;
         }
-        try {
-            if (timeout.isZero()) {
-                warm.getNow(null);
-            } else {
-                warm.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            }
-            if (warm.isDone()) {
-                log.info("Guard's Redis connection through {} is warm: connected, scripts loaded, decision path run "
-                        + "once ({} ms after it began, while the application was created)", limiter.clientName(),
-                        tookMillis);
-                return;
-            }
-        } catch (TimeoutException e) {
-            // below
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("never fails: a failed attempt is retried", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        await();
+        if (warm.isDone()) {
+            log.info("Guard's Redis connection through {} is warm: connected, scripts loaded, decision path run once "
+                    + "(in {} ms, while the application was being created)", limiter.clientName(), tookMillis);
+            return;
         }
         warned = true;
         Throwable error = lastError;
-        log.warn("Guard's Redis connection through {} was not warm within {} (guard.rate-limit.redis.warm-up-timeout): "
-                + "{}. The application starts anyway: until Redis answers, every limit decides by its "
-                + "on-backend-failure policy; Guard keeps warming up in the background.", limiter.clientName(),
-                timeout, error == null ? "still under way" : error.getMessage());
+        log.warn("Guard's Redis connection through {} was not warm within {} ms (guard.rate-limit.redis."
+                + "warm-up-timeout): {}. The application starts anyway: until Redis answers, every limit decides by "
+                + "its on-backend-failure policy; Guard keeps warming up in the background.", limiter.clientName(),
+                timeout.toMillis(), error == null ? "still under way" : error.getMessage());
     }
 
-    /** Whether the warm-up has succeeded. */
-    boolean isWarm() {
-        return warm.isDone();
+    private void await() {
+        if (timeout.isZero()) {
+            return;
+        }
+        try {
+            warm.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException stillCold) {
+            // the warning below; a failed attempt is retried, so the future itself never fails
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.test.redis.DedicatedRedis;
+import io.guard.test.redis.RedisCounters;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.AfterAll;
@@ -84,17 +85,17 @@ class WarmUpIT {
         assertThat(server().keys()).as("the warm-up wrote nothing")
                 .noneMatch(key -> key.contains("{" + RedisRateLimiter.WARM_UP));
 
-        Counters before = Counters.read();
+        RedisCounters before = RedisCounters.read(server());
         Decision first = limiter.decide(RateLimitPolicy.of("first", Algorithm.SLIDING_LOG, 5,
                 Duration.ofMinutes(1)), "ada", 1).toCompletableFuture().join().decision();
-        Counters after = Counters.read();
+        RedisCounters after = RedisCounters.read(server());
 
         assertThat(first.allowed()).isTrue();
-        assertThat(after.connections()).as("no connection opened but the probe's own").isEqualTo(
-                before.connections() + 1);
-        assertThat(after.scriptCommands()).as("no SCRIPT LOAD").isEqualTo(before.scriptCommands());
-        assertThat(after.evalBySource()).as("no EVAL after a NOSCRIPT").isEqualTo(before.evalBySource());
-        assertThat(after.evalBySha()).as("the decision ran by digest").isEqualTo(before.evalBySha() + 1);
+        assertThat(after.connectionsReceived()).as("no connection opened but the probe's own")
+                .isEqualTo(before.connectionsReceived() + 1);
+        assertThat(after.calls("script")).as("no SCRIPT LOAD").isEqualTo(before.calls("script"));
+        assertThat(after.calls("eval")).as("no EVAL after a NOSCRIPT").isEqualTo(before.calls("eval"));
+        assertThat(after.calls("evalsha")).as("the decision ran by digest").isEqualTo(before.calls("evalsha") + 1);
     }
 
     @ParameterizedTest
@@ -149,34 +150,5 @@ class WarmUpIT {
     private static int clients() {
         String list = (String) server().call("CLIENT", "LIST");
         return (int) list.lines().filter(line -> !line.isBlank()).count() - 1;
-    }
-
-    /** What Redis has counted so far ({@code INFO}). */
-    private record Counters(long connections, long scriptCommands, long evalBySource, long evalBySha) {
-
-        static Counters read() {
-            String info = (String) server().call("INFO", "all");
-            long connections = 0;
-            long scripts = 0;
-            long eval = 0;
-            long evalSha = 0;
-            for (String line : info.lines().toList()) {
-                if (line.startsWith("total_connections_received:")) {
-                    connections = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                } else if (line.startsWith("cmdstat_script")) {
-                    scripts += calls(line);
-                } else if (line.startsWith("cmdstat_eval:")) {
-                    eval += calls(line);
-                } else if (line.startsWith("cmdstat_evalsha:")) {
-                    evalSha += calls(line);
-                }
-            }
-            return new Counters(connections, scripts, eval, evalSha);
-        }
-
-        private static long calls(String line) {
-            int from = line.indexOf("calls=") + "calls=".length();
-            return Long.parseLong(line.substring(from, line.indexOf(',', from)));
-        }
     }
 }

@@ -4,6 +4,7 @@ import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.test.AutoConfigs;
 import io.guard.test.redis.DedicatedRedis;
+import io.guard.test.redis.RedisCounters;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.AfterAll;
@@ -73,19 +74,20 @@ class WarmStartIT {
     void theFirstDecisionAfterStartUpNeitherConnectsNorLoadsAScript(Client client, CapturedOutput output) {
         runner(client).run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(Counters.read().cachedScripts()).as("decide and reset are in the script cache")
+            assertThat(RedisCounters.read(server()).cachedScripts()).as("decide and reset are in the script cache")
                     .isGreaterThanOrEqualTo(2);
             assertThat(output).contains("is warm: connected, scripts loaded");
 
-            Counters before = Counters.read();
+            RedisCounters before = RedisCounters.read(server());
             assertThat(context.getBean(Orders.class).submit("ada")).isEqualTo("submitted");
-            Counters after = Counters.read();
+            RedisCounters after = RedisCounters.read(server());
 
-            assertThat(after.connections()).as("no connection opened but the probe's own")
-                    .isEqualTo(before.connections() + 1);
-            assertThat(after.scriptCommands()).as("no SCRIPT LOAD").isEqualTo(before.scriptCommands());
-            assertThat(after.evalBySource()).as("no EVAL after a NOSCRIPT").isEqualTo(before.evalBySource());
-            assertThat(after.evalBySha()).as("the decision ran by digest").isGreaterThan(before.evalBySha());
+            assertThat(after.connectionsReceived()).as("no connection opened but the probe's own")
+                    .isEqualTo(before.connectionsReceived() + 1);
+            assertThat(after.calls("script")).as("no SCRIPT LOAD").isEqualTo(before.calls("script"));
+            assertThat(after.calls("eval")).as("no EVAL after a NOSCRIPT").isEqualTo(before.calls("eval"));
+            assertThat(after.calls("evalsha")).as("the decision ran by digest")
+                    .isGreaterThan(before.calls("evalsha"));
         });
     }
 
@@ -104,10 +106,10 @@ class WarmStartIT {
 
             redis.start();
             long deadline = System.nanoTime() + BOUND.toNanos();
-            while (Counters.read().cachedScripts() < 2 && System.nanoTime() < deadline) {
+            while (RedisCounters.read(server()).cachedScripts() < 2 && System.nanoTime() < deadline) {
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            assertThat(Counters.read().cachedScripts()).as("warmed up in the background, no decision asked")
+            assertThat(RedisCounters.read(server()).cachedScripts()).as("warmed up in the background, no decision asked")
                     .isGreaterThanOrEqualTo(2);
             while (!output.toString().contains("is warm now") && System.nanoTime() < deadline) {
                 TimeUnit.MILLISECONDS.sleep(100);
@@ -136,38 +138,5 @@ class WarmStartIT {
 
     private static RedisEndpoint server() {
         return redis.endpoint("");
-    }
-
-    /** What Redis has counted so far ({@code INFO}). */
-    private record Counters(long connections, long scriptCommands, long evalBySource, long evalBySha,
-                            long cachedScripts) {
-
-        static Counters read() {
-            String info = (String) server().call("INFO", "all");
-            long[] values = new long[5];
-            for (String line : info.lines().toList()) {
-                if (line.startsWith("total_connections_received:")) {
-                    values[0] = number(line);
-                } else if (line.startsWith("cmdstat_script")) {
-                    values[1] += calls(line);
-                } else if (line.startsWith("cmdstat_eval:")) {
-                    values[2] += calls(line);
-                } else if (line.startsWith("cmdstat_evalsha:")) {
-                    values[3] += calls(line);
-                } else if (line.startsWith("number_of_cached_scripts:")) {
-                    values[4] = number(line);
-                }
-            }
-            return new Counters(values[0], values[1], values[2], values[3], values[4]);
-        }
-
-        private static long number(String line) {
-            return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-        }
-
-        private static long calls(String line) {
-            int from = line.indexOf("calls=") + "calls=".length();
-            return Long.parseLong(line.substring(from, line.indexOf(',', from)));
-        }
     }
 }

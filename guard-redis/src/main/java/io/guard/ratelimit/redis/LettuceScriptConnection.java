@@ -3,6 +3,8 @@ package io.guard.ratelimit.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -38,9 +40,9 @@ import java.util.function.Supplier;
  * connection carries Guard's pub/sub (resets heard from other instances): a subscribed connection can send nothing
  * else.
  *
- * <p>Both connections are made on first use, in the background ({@link ConnectAttempts}), and again after a failed
- * attempt: the application starts while Redis is down, and no caller waits for a connect. Once made, Lettuce
- * reconnects them by itself.
+ * <p>Both connections are made off the caller's thread ({@link ConnectAttempts}): at start-up by the warm-up
+ * ({@link #connect()}), else on first use, and again after a failed attempt, so the application starts while Redis is
+ * down and no caller waits for a connect. Once made, Lettuce reconnects them by itself.
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
@@ -98,9 +100,26 @@ public final class LettuceScriptConnection extends ScriptConnection {
         throw new IllegalArgumentException("unsupported Lettuce client " + client.getClass().getName());
     }
 
+    /** Both connections: the one for scripts and the one for pub/sub. */
     @Override
-    public void connectInBackground() {
-        connection.get();
+    public CompletionStage<Void> connect() {
+        return CompletableFuture.allOf(connection.get(), pubSub.get());
+    }
+
+    /** On a cluster connection Lettuce sends {@code SCRIPT LOAD} to every master. */
+    @Override
+    CompletionStage<Void> load(List<LuaScript> scripts) {
+        return connection.get().thenCompose(made -> CompletableFuture.allOf(scripts.stream()
+                .map(each -> scripting(made).scriptLoad(each.source()).toCompletableFuture()
+                        .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                        .thenApply(sha -> checkDigest(each, sha)))
+                .toArray(CompletableFuture[]::new)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static RedisScriptingAsyncCommands<String, String> scripting(StatefulConnection<String, String> made) {
+        return made instanceof StatefulRedisClusterConnection<String, String> cluster ? cluster.async()
+                : ((StatefulRedisConnection<String, String>) made).async();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.Failures;
@@ -14,9 +15,11 @@ import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
@@ -44,6 +47,9 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** The key prefix unless one is given. */
     public static final String DEFAULT_PREFIX = "guard:";
+
+    /** The name of the throwaway limit and key the warm-up inspects; it writes nothing under them. */
+    static final String WARM_UP = "guard-warm-up";
 
     /** Refusals remembered at once unless told otherwise. */
     public static final int DEFAULT_REFUSAL_CACHE_SIZE = 10_000;
@@ -206,6 +212,39 @@ public final class RedisRateLimiter implements RateLimiter {
         long sent = sentMicros(policy);
         return script(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
                 .thenApply(values -> Quota.of(toReply(policy, values).decision()));
+    }
+
+    /**
+     * Does now, once, what the first decisions would otherwise pay for: opens the client's connections, loads every
+     * script into every master ({@code SCRIPT LOAD}), subscribes to resets, and runs the decision script for each
+     * algorithm, several at once, in peek mode on a throwaway limit (nothing is written), so that the classes of both
+     * the single and the pipelined path, Guard's and the client's, are loaded. Never holds the caller's thread; the
+     * stage fails, naming the step, when Redis cannot be reached, and may be called again later.
+     *
+     * <p>The Spring Boot starter waits for it, within {@code guard.rate-limit.redis.warm-up-timeout}, before the
+     * application starts serving: without it the first decisions of a fresh instance wait for a connection or a
+     * script load and may run into the decision timeout.
+     */
+    public CompletionStage<Void> warmUp() {
+        return step("connect", connection.connect())
+                .thenCompose(connected -> step("load the scripts", connection.load(List.of(decide, reset))))
+                .thenCompose(loaded -> step("subscribe to resets", resets().subscribed()))
+                .thenCompose(subscribed -> step("run the decision script", CompletableFuture.allOf(
+                        Arrays.stream(Algorithm.values())
+                                .map(algorithm -> inspect(RateLimitPolicy.of(WARM_UP, algorithm, 1,
+                                        Duration.ofSeconds(1)), WARM_UP).toCompletableFuture())
+                                .toArray(CompletableFuture[]::new))));
+    }
+
+    private static CompletionStage<Void> step(String doing, CompletionStage<?> stage) {
+        return stage.handle((done, error) -> {
+            if (error != null) {
+                Throwable cause = Failures.unwrap(error);
+                throw new RateLimiterBackendException("warm-up: Redis could not " + doing + " ("
+                        + cause.getClass().getSimpleName() + ")", cause);
+            }
+            return null;
+        });
     }
 
     /** Completes once this limiter hears resets from other instances. */

@@ -23,9 +23,9 @@ import java.util.function.Consumer;
  * the client's own, for batches too ({@link BatchOptions#defaults()} defers to the client's configuration).
  *
  * <p>A client with {@code lazyInitialization} (the one Guard makes for itself, or an application's that asks for it)
- * connects synchronously on its first command, retrying while Redis refuses: that first connection is made in the
- * background (see {@link ConnectAttempts}) so that no caller waits for it, and the reset subscription is made once
- * it stands.
+ * connects synchronously on its first command, retrying while Redis refuses: that first connection is made off the
+ * caller's thread (see {@link ConnectAttempts}), at start-up by the warm-up ({@link #connect()}), and the reset
+ * subscription is made once it stands.
  *
  * <p>Works with Redisson 3.x and 4.x alike: it only uses API both have. In particular the reply type is
  * {@code MAPVALUELIST} (a list of values decoded by the codec), because 3.x's {@code MULTI} is 4.x's {@code LIST}.
@@ -47,18 +47,26 @@ public final class RedissonScriptConnection extends ScriptConnection {
         this.script = redisson.getScript(StringCodec.INSTANCE);
         Config config = redisson.getConfig();
         this.firstConnection = config != null && config.isLazyInitialization()
-                ? new ConnectAttempts<>(this::connect) : null;
+                ? new ConnectAttempts<>(this::firstCommand) : null;
     }
 
-    private CompletableFuture<Boolean> connect() {
+    private CompletableFuture<Boolean> firstCommand() {
         return script.scriptExistsAsync(new String[] {ANY_DIGEST}).toCompletableFuture().thenApply(found -> true);
     }
 
     @Override
-    public void connectInBackground() {
-        if (firstConnection != null) {
-            firstConnection.get();
-        }
+    public CompletionStage<Void> connect() {
+        return firstConnection == null ? CompletableFuture.completedFuture(null)
+                : firstConnection.get().thenApply(connected -> null);
+    }
+
+    /** Redisson sends {@code SCRIPT LOAD} to every master of a cluster. */
+    @Override
+    CompletionStage<Void> load(List<LuaScript> scripts) {
+        return connect().thenCompose(connected -> CompletableFuture.allOf(scripts.stream()
+                .map(each -> script.scriptLoadAsync(each.source()).toCompletableFuture()
+                        .thenApply(sha -> checkDigest(each, sha)))
+                .toArray(CompletableFuture[]::new)));
     }
 
     private boolean connected() {

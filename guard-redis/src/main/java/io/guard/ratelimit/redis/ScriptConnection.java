@@ -1,6 +1,8 @@
 package io.guard.ratelimit.redis;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -56,11 +58,28 @@ public abstract class ScriptConnection implements AutoCloseable {
     abstract Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed);
 
     /**
-     * Starts making the connection now, in the background, for a client that connects on first use (Lettuce, a lazy
-     * Redisson client), so that the first decisions do not pay for it; never waits, never fails (an attempt that fails
-     * is made again on first use). Does nothing for a client that is connected already.
+     * Makes the connections now (for a client that connects on first use: Lettuce, a lazy Redisson client), without
+     * holding the caller's thread; completes once they stand, or fails with the attempt (a later call tries again).
+     * Completes at once for a client that is connected already. Part of the warm-up, see
+     * {@link RedisRateLimiter#warmUp()}.
      */
-    public void connectInBackground() {
+    public CompletionStage<Void> connect() {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Puts {@code scripts} in the script cache of every master ({@code SCRIPT LOAD}), so that no decision pays for a
+     * {@code NOSCRIPT} and a second round trip; completes once every master has them. Connects first if need be.
+     */
+    abstract CompletionStage<Void> load(List<LuaScript> scripts);
+
+    /** Fails unless Redis answered {@code script}'s load with the digest Guard computed for it. */
+    static Void checkDigest(LuaScript script, String sha) {
+        if (!script.sha().equalsIgnoreCase(sha)) {
+            throw new IllegalStateException("Redis loaded script '" + script.name() + "' as " + sha + " but Guard "
+                    + "computed " + script.sha());
+        }
+        return null;
     }
 
     /** The client's name, for logs and the actuator: {@code redisson}, {@code lettuce}. */

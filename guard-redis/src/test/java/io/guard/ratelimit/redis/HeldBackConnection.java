@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -56,6 +57,16 @@ final class HeldBackConnection extends ScriptConnection {
     @Override
     Object laneOf(String routingKey) {
         return real.laneOf(routingKey);
+    }
+
+    @Override
+    public CompletionStage<Void> connect() {
+        return real.connect();
+    }
+
+    @Override
+    CompletionStage<Void> load(List<LuaScript> scripts) {
+        return real.load(scripts);
     }
 
     @Override

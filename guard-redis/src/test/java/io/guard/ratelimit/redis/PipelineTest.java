@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +27,11 @@ class PipelineTest {
         @Override
         boolean clustered() {
             return false;
+        }
+
+        @Override
+        CompletionStage<Void> load(List<LuaScript> scripts) {
+            throw new UnsupportedOperationException("a pipeline never loads scripts");
         }
 
         @Override

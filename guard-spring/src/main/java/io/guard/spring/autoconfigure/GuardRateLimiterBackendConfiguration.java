@@ -96,16 +96,29 @@ class GuardRateLimiterBackendConfiguration {
          * Redis behind each policy's {@code on-backend-failure}: an outage is answered by FAIL_OPEN, FAIL_CLOSED
          * (503) or an in-process decision, and a breaker keeps it from costing a timeout per call.
          */
+        /** Waits, while the application starts and within a bound, for the Redis connection to be warm. */
+        @Bean
+        RedisWarmUp guardRedisWarmUp(GuardProperties properties) {
+            Duration timeout = properties.getRateLimit().getRedis().getWarmUpTimeout();
+            if (timeout == null || timeout.isNegative()) {
+                throw new GuardPropertiesException("guard.rate-limit.redis.warm-up-timeout", "is '" + timeout
+                        + "' but must be zero or positive: it bounds how long start-up waits for Redis",
+                        "Set a duration, e.g. guard.rate-limit.redis.warm-up-timeout=5s (the default), or 0 not to "
+                                + "wait.");
+            }
+            return new RedisWarmUp(timeout);
+        }
+
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
-                                     CircuitBreakerRegistry breakers) {
+                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp) {
             Clock clock = Clock.systemUTC();
             RateLimitProperties rateLimit = properties.getRateLimit();
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
                     RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
-            scripts.connectInBackground(); // while the application starts, without waiting for (or needing) Redis
+            warmUp.begin(redis); // while the application starts; waited for (within a bound) before it serves
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock);
         }

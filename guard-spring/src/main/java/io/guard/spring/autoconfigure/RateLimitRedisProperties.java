@@ -3,8 +3,8 @@ package io.guard.spring.autoconfigure;
 import java.time.Duration;
 
 /**
- * {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, how many go together, and how long a
- * decision may wait for Redis.
+ * {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, how many go together, how long a
+ * decision may wait for Redis, and how long start-up waits for the connection to be warm.
  */
 public class RateLimitRedisProperties {
 
@@ -23,6 +23,21 @@ public class RateLimitRedisProperties {
      * the guard-rate-limit-backend breaker, whose trial calls have the same bound.
      */
     private Duration timeout = Duration.ofMillis(250);
+
+    /**
+     * How long start-up waits for Guard's Redis warm-up (connections made, scripts loaded, the decision path run once)
+     * before the application starts serving; past it the application starts anyway with a WARN, limits follow their
+     * on-backend-failure until Redis answers, and the warm-up goes on in the background. 0 does not wait.
+     */
+    private Duration warmUpTimeout = Duration.ofSeconds(5);
+
+    public Duration getWarmUpTimeout() {
+        return warmUpTimeout;
+    }
+
+    public void setWarmUpTimeout(Duration warmUpTimeout) {
+        this.warmUpTimeout = warmUpTimeout;
+    }
 
     public Duration getTimeout() {
         return timeout;

@@ -143,7 +143,9 @@ class StartWithoutRedisIT {
                 .withPropertyValues("guard.rate-limit.instances.browse.on-backend-failure=fail-open",
                         "guard.rate-limit.instances.pay.on-backend-failure=fail-closed",
                         "guard.rate-limit.instances.quote.on-backend-failure=local",
-                        "spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port());
+                        "spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+                        // Redis is down at start on purpose: wait 1 s for the warm-up rather than the default 5 s
+                        "guard.rate-limit.redis.warm-up-timeout=1s");
         return switch (client) {
             case PLAIN_REDISSON -> runner
                     .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, GuardAutoConfiguration.class))

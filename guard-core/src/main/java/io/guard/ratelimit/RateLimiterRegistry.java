@@ -105,11 +105,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * @throws RateLimiterBackendException if the backend failed and the policy says {@code FAIL_CLOSED}
      */
     public Decision tryAcquire(String name, String key, long permits) {
-        try {
-            return tryAcquireAsync(name, key, permits).toCompletableFuture().join();
-        } catch (CompletionException e) {
-            throw Failures.rethrowable(e);
-        }
+        return tryAcquire(require(name), key, permits);
     }
 
     /** {@link #tryAcquire} without blocking; a backend failure under {@code FAIL_CLOSED} fails the stage. */

@@ -62,10 +62,11 @@ final class CallPermit implements CircuitBreaker.Permit {
     }
 
     @Override
-    public void onError(Throwable error) {
+    public boolean onError(Throwable error) {
         if (answer()) {
-            breaker.onError(granting, breaker.currentTimeNanos() - startNanos, error);
+            return breaker.onError(granting, breaker.currentTimeNanos() - startNanos, error);
         }
+        return breaker.recordsAsFailure(error);
     }
 
     @Override

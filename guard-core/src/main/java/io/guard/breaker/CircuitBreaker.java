@@ -81,8 +81,12 @@ public interface CircuitBreaker {
         /** The call returned {@code result}; the result predicate decides whether it failed. */
         void onResult(Object result);
 
-        /** The call failed with {@code error}, classified by the configuration (an ignored error releases). */
-        void onError(Throwable error);
+        /**
+         * The call failed with {@code error}, classified by the configuration (an ignored error releases). Returns
+         * whether the error counts as a failure ({@link CircuitBreaker#recordsAsFailure}), the classification made for
+         * recording, so that a caller choosing a fallback need not classify again.
+         */
+        boolean onError(Throwable error);
 
         /** The call was not made or was cancelled: the permission goes back to the state that granted it. */
         void release();

@@ -41,7 +41,7 @@ abstract class DecoratingCircuitBreaker implements CircuitBreaker {
     abstract void release(BreakerState granting);
 
     /** Like {@link #onError(long, Throwable)}, an ignored error giving the permission back to its state. */
-    abstract void onError(BreakerState granting, long durationNanos, Throwable error);
+    abstract boolean onError(BreakerState granting, long durationNanos, Throwable error);
 
     /** Records a call that ran out of time: a failure, whatever the exception rules say. */
     abstract void onTimeout(long durationNanos, TimeoutException error);

@@ -216,8 +216,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    void onError(BreakerState granting, long durationNanos, Throwable error) {
-        switch (classifier.classify(error)) {
+    boolean onError(BreakerState granting, long durationNanos, Throwable error) {
+        Classifier.Verdict verdict = classifier.classify(error);
+        switch (verdict) {
             case FAILURE -> {
                 events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName()));
                 current.get().record(durationNanos, true);
@@ -237,6 +238,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
                 }
             }
         }
+        return verdict == Classifier.Verdict.FAILURE;
     }
 
     @Override

@@ -29,7 +29,7 @@ import java.util.function.Supplier;
  * every call to the backend, trial calls included, whatever the Redis client's own timeouts and retries: a call
  * unanswered by then is a failure, decided by the failure policy, and the backend's stage is cancelled so that it can
  * drop the call if it has not sent it yet; its late reply is ignored. Refusals for lack of permits are successes for
- * the breaker; a refusal the backend remembers ({@link RateLimiter#remembered}) is answered without the breaker,
+ * the breaker; a refusal the backend remembers ({@link RateLimiter#prepare}) is answered without the breaker,
  * whose view of the backend comes from round trips only.
  */
 public final class FailoverRateLimiter implements RateLimiter {
@@ -126,11 +126,11 @@ public final class FailoverRateLimiter implements RateLimiter {
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         // Only round trips may tell the breaker whether the backend is up: a remembered refusal is answered before
         // (and whatever) the breaker decides, so it neither hides an outage nor closes the breaker as a trial call.
-        Decision remembered = primary.remembered(policy, key, permits);
-        if (remembered != null) {
-            return CompletableFuture.completedFuture(new BackendOutcome(remembered, null));
+        Prepared prepared = primary.prepare(policy, key, permits);
+        if (prepared.remembered() != null) {
+            return CompletableFuture.completedFuture(new BackendOutcome(prepared.remembered(), null));
         }
-        return guarded(() -> primary.decide(policy, key, permits),
+        return guarded(prepared.roundTrip(),
                 failure -> fallBack(policy, key, permits, failure), () -> "rate limiter '" + policy.name() + "': ");
     }
 

@@ -21,13 +21,41 @@ public final class RateLimitKeys {
     public static final int MAX_PART_LENGTH = 100;
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** {@link #isSafe} for every ASCII char, read char by char on the hot path. */
+    private static final boolean[] SAFE = new boolean[0x80];
+
+    static {
+        for (int c = 0; c < SAFE.length; c++) {
+            SAFE[c] = isSafe(c);
+        }
+    }
 
     private RateLimitKeys() {
     }
 
     /** {@code {<encoded limiter>:<encoded key>}}; a {@code null} key is the empty key (one quota for the limiter). */
     public static String hashTag(String limiter, String key) {
-        return "{" + encode(limiter) + ":" + encode(key == null ? "" : key) + "}";
+        String raw = key == null ? "" : key;
+        if (verbatim(limiter) && verbatim(raw)) {
+            // The common case (names and ids of safe characters) in one builder, with no encoded copies.
+            return new StringBuilder(limiter.length() + raw.length() + 3)
+                    .append('{').append(limiter).append(':').append(raw).append('}').toString();
+        }
+        return "{" + encode(limiter) + ":" + encode(raw) + "}";
+    }
+
+    /** Whether {@link #encode} returns {@code raw} itself: short enough, and every char in the safe alphabet. */
+    private static boolean verbatim(String raw) {
+        if (raw.length() > MAX_PART_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c >= SAFE.length || !SAFE[c]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * A backend that decides requests for permits: the SPI behind {@code @RateLimit}. Implementations: Redis (one
@@ -66,12 +67,22 @@ public interface RateLimiter extends AutoCloseable {
     }
 
     /**
-     * The refusal this backend would answer for exactly this request without asking its store (a remembered
-     * refusal), or {@code null} when only a round trip can decide. Lets a layer that watches the store's health
-     * ({@link FailoverRateLimiter}) answer such requests without counting them as proof that the store is up.
+     * One decision in two steps, for a layer that watches the store's health ({@link FailoverRateLimiter}): the
+     * refusal this backend would answer for exactly this request without asking its store (a remembered refusal),
+     * else the round trip that decides it. Lets that layer answer remembered refusals without counting them as proof
+     * that the store is up, while what both steps need (the request's name in the store, the remembered refusals)
+     * is worked out once. The caller has checked the permits. The default remembers nothing and decides with
+     * {@link #decide}.
      */
-    default Decision remembered(RateLimitPolicy policy, String key, long permits) {
-        return null;
+    default Prepared prepare(RateLimitPolicy policy, String key, long permits) {
+        return new Prepared(null, () -> decide(policy, key, permits));
+    }
+
+    /**
+     * A decision {@link #prepare prepared}: the remembered refusal, or {@code null} when only {@code roundTrip}
+     * (which asks the store, as {@link #decide} would) can decide.
+     */
+    record Prepared(Decision remembered, Supplier<CompletionStage<BackendOutcome>> roundTrip) {
     }
 
     /**

@@ -79,6 +79,15 @@ public final class RateLimiterRegistry implements AutoCloseable {
         return policy;
     }
 
+    /**
+     * The limit registered under {@code name}, or {@code null}: what a caller that decides many times per call
+     * (Guard's aspect) holds, so the name is looked up once per call rather than once per step. Its
+     * {@link Limit#policy()} is the policy in force, replaced in place when the limit is registered again.
+     */
+    public Limit limit(String name) {
+        return name == null ? null : limits.get(name);
+    }
+
     public Optional<RateLimitPolicy> find(String name) {
         Limit limit = name == null ? null : limits.get(name);
         return Optional.ofNullable(limit).map(Limit::policy);
@@ -96,18 +105,27 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * @throws RateLimiterBackendException if the backend failed and the policy says {@code FAIL_CLOSED}
      */
     public Decision tryAcquire(String name, String key, long permits) {
+        return tryAcquire(require(name), key, permits);
+    }
+
+    /** {@link #tryAcquire} without blocking; a backend failure under {@code FAIL_CLOSED} fails the stage. */
+    public CompletionStage<Decision> tryAcquireAsync(String name, String key, long permits) {
+        return tryAcquireAsync(require(name), key, permits);
+    }
+
+    /** {@link #tryAcquire(String, String, long)} for a limit already looked up. */
+    public Decision tryAcquire(Limit limit, String key, long permits) {
         try {
-            return tryAcquireAsync(name, key, permits).toCompletableFuture().join();
+            return tryAcquireAsync(limit, key, permits).toCompletableFuture().join();
         } catch (CompletionException e) {
             throw Failures.rethrowable(e);
         }
     }
 
-    /** {@link #tryAcquire} without blocking; a backend failure under {@code FAIL_CLOSED} fails the stage. */
-    public CompletionStage<Decision> tryAcquireAsync(String name, String key, long permits) {
-        Limit limit = require(name);
+    /** {@link #tryAcquireAsync(String, String, long)} for a limit already looked up. */
+    public CompletionStage<Decision> tryAcquireAsync(Limit limit, String key, long permits) {
         limit.policy().checkPermits(permits);
-        return attempt(limit, key, permits).thenApply(BackendOutcome::decision);
+        return attempt(limit, key, permits);
     }
 
     /**
@@ -170,7 +188,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * final answer is counted and reported (with the latency of the last attempt).
      */
     public CompletionStage<Decision> acquire(String name, String key, long permits, Duration maxWait) {
-        Limit limit = require(name);
+        return acquire(require(name), key, permits, maxWait);
+    }
+
+    /** {@link #acquire(String, String, long, Duration)} for a limit already looked up. */
+    public CompletionStage<Decision> acquire(Limit limit, String key, long permits, Duration maxWait) {
         limit.policy().checkPermits(permits);
         AtomicLong lastStart = new AtomicLong();
         return new RetryingAcquire(timer(), nanoTime)
@@ -252,14 +274,14 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
     }
 
-    private CompletionStage<BackendOutcome> attempt(Limit limit, String key, long permits) {
+    private CompletionStage<Decision> attempt(Limit limit, String key, long permits) {
         long start = nanoTime.getAsLong();
         return decide(limit, key, permits).handle((outcome, error) -> {
             record(limit, outcome, error, nanoTime.getAsLong() - start);
             if (error != null) {
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
-            return outcome;
+            return outcome.decision();
         });
     }
 
@@ -348,8 +370,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
     }
 
-    /** A policy with its counters and events; replacing the policy keeps them. */
-    private static final class Limit {
+    /**
+     * A registered policy with its counters and events; registering the name again replaces the policy and keeps
+     * them. Obtained from {@link #limit(String)}.
+     */
+    public static final class Limit {
         private volatile RateLimitPolicy policy;
         final EventBuffer events;
         final LongAdder permitted = new LongAdder();
@@ -361,7 +386,8 @@ public final class RateLimiterRegistry implements AutoCloseable {
             this.events = events;
         }
 
-        RateLimitPolicy policy() {
+        /** The policy in force. */
+        public RateLimitPolicy policy() {
             return policy;
         }
 

@@ -108,7 +108,10 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        CompletableFuture<ScriptReply> evaluated = evaluate(policy, key, permits).toCompletableFuture();
+        return decided(evaluate(policy, key, permits).toCompletableFuture());
+    }
+
+    private static CompletionStage<BackendOutcome> decided(CompletableFuture<ScriptReply> evaluated) {
         return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
     }
 
@@ -169,12 +172,20 @@ public final class RedisRateLimiter implements RateLimiter {
         }));
     }
 
-    /** The caller has checked the permits, as for {@link #decide}. */
+    /**
+     * The tag and the remembered refusals are worked out once, here; the round trip reuses them (and times the
+     * refusal it may remember from this moment, a little before it leaves, so it lapses no later). The caller has
+     * checked the permits, as for {@link #decide}.
+     */
     @Override
-    public Decision remembered(RateLimitPolicy policy, String key, long permits) {
+    public Prepared prepare(RateLimitPolicy policy, String key, long permits) {
         Objects.requireNonNull(policy, "policy");
-        long now = sentMicros(policy);
-        return refusals.find(policy, RateLimitKeys.hashTag(policy.name(), key), permits, now);
+        long sent = sentMicros(policy);
+        String tag = RateLimitKeys.hashTag(policy.name(), key);
+        resets();
+        Decision remembered = refusals.find(policy, tag, permits, sent);
+        return remembered != null ? new Prepared(remembered, null)
+                : new Prepared(null, () -> decided(roundTrip(policy, tag, permits, sent)));
     }
 
     @Override
@@ -295,6 +306,11 @@ public final class RedisRateLimiter implements RateLimiter {
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
         }
+        return roundTrip(policy, tag, permits, sent);
+    }
+
+    /** Runs the policy's script for the limit {@code tag} and remembers a refusal; the cache was asked before. */
+    private CompletableFuture<ScriptReply> roundTrip(RateLimitPolicy policy, String tag, long permits, long sent) {
         CompletableFuture<List<Object>> values = script(policy, tag, permits, sent, false);
         return cancelling(values, values.thenApply(reply -> {
             ScriptReply scriptReply = toReply(policy, reply);

@@ -138,8 +138,7 @@ final class BreakerCall {
                 permit.onTimeout(timeout);
                 return true;
             }
-            permit.onError(error);
-            return breaker.recordsAsFailure(error);
+            return permit.onError(error);
         } finally {
             releaseBulkhead();
         }

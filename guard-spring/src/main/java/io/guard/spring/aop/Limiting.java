@@ -65,21 +65,29 @@ public final class Limiting {
      * evaluation context is only built when some limit has an expression, so constant limits cost no SpEL at all.
      */
     public List<LimitRequest> requests(List<LimitSpec> specs, Supplier<? extends EvaluationContext> contexts) {
+        return requests(specs, null, contexts);
+    }
+
+    /**
+     * {@link #requests(List, Supplier)} for a method call: a key that is one parameter ({@link LimitSpec#keyParameter})
+     * is read from {@code args}, so a limit keyed by a parameter costs no SpEL either.
+     */
+    List<LimitRequest> requests(List<LimitSpec> specs, Object[] args, Supplier<? extends EvaluationContext> contexts) {
         List<LimitRequest> requests = new ArrayList<>(specs.size());
         EvaluationContext context = null;
         for (LimitSpec spec : specs) {
-            if (context == null && (spec.condition() != null || spec.key() != null
-                    || spec.permitsExpression() != null || spec.tiers() != null || spec.keyResolver() != null)) {
+            if (context == null && spec.needsContext()) {
                 context = contexts.get();
             }
             if (applies(spec, context)) {
                 RateLimitPolicy resolved = spec.tiers() == null ? spec.policy()
                         : spec.tiers().resolve(spec.name(), spec.site(), context);
                 // The policy in force now: an override or a refreshed configuration may have replaced it.
-                RateLimitPolicy policy = limiter.find(resolved.name()).orElse(resolved);
+                RateLimiterRegistry.Limit limit = limiter.limit(resolved.name());
+                RateLimitPolicy policy = limit == null ? resolved : limit.policy();
                 boolean shadow = live == null ? spec.shadow() : live.shadow(policy.name(), spec.shadow());
-                requests.add(new LimitRequest(spec, policy, key(spec, context), permits(spec, policy, context),
-                        shadow));
+                requests.add(new LimitRequest(spec, policy, limit, key(spec, context, args),
+                        permits(spec, policy, context), shadow));
             }
         }
         return requests;
@@ -97,7 +105,7 @@ public final class Limiting {
         }
     }
 
-    private String key(LimitSpec spec, EvaluationContext context) {
+    private String key(LimitSpec spec, EvaluationContext context, Object[] args) {
         if (spec.keyResolver() != null) {
             // Only annotations name key resolvers, and an annotation's context is a call's (routes have none).
             String resolved = spec.keyResolver().resolve(((CallEvaluationContext) context).keyContext());
@@ -110,7 +118,7 @@ public final class Limiting {
         Object value;
         String problem;
         try {
-            value = spec.key().getValue(context);
+            value = args != null && spec.keyParameter() >= 0 ? args[spec.keyParameter()] : spec.key().getValue(context);
             problem = value == null ? "is null" : "is empty";
         } catch (EvaluationException e) {
             // A navigation through null (#user.id with no user) or a throwing bean method: no key for this call,
@@ -164,9 +172,10 @@ public final class Limiting {
         }
         for (LimitRequest request : requests) {
             Duration wait = waitsFor(request);
-            Decision decision = wait.isZero()
-                    ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits())
-                    : join(limiter.acquire(request.policy().name(), request.key(), request.permits(), wait));
+            Decision decision = request.limit() == null
+                    ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits()) // throws: no limit
+                    : wait.isZero() ? limiter.tryAcquire(request.limit(), request.key(), request.permits())
+                    : join(limiter.acquire(request.limit(), request.key(), request.permits(), wait));
             check(request, decision, sink);
         }
     }
@@ -187,11 +196,13 @@ public final class Limiting {
     }
 
     private CompletionStage<Decision> ask(LimitRequest request) {
-        String name = request.policy().name();
+        if (request.limit() == null) {
+            return limiter.tryAcquireAsync(request.policy().name(), request.key(), request.permits()); // throws
+        }
         Duration wait = waitsFor(request);
         return wait.isZero()
-                ? limiter.tryAcquireAsync(name, request.key(), request.permits())
-                : limiter.acquire(name, request.key(), request.permits(), wait);
+                ? limiter.tryAcquireAsync(request.limit(), request.key(), request.permits())
+                : limiter.acquire(request.limit(), request.key(), request.permits(), wait);
     }
 
     /**

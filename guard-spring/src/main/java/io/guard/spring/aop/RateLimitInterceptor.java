@@ -51,7 +51,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
         Object target = invocation.getThis();
         // Plain and CompletionStage calls are evaluated here, where the servlet request is bound to the thread; it
         // is looked up only when some limit has an expression (the context is built lazily).
-        Supplier<List<LimitRequest>> onThisThread = () -> limiting.requests(guarded.limits(),
+        Supplier<List<LimitRequest>> onThisThread = () -> limiting.requests(guarded.limits(), args,
                 () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass,
                         CurrentRequests.ofCallingThread()));
         RateLimitDecisionSink sink = sinks.current();
@@ -81,7 +81,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
             }
             case MONO, FLUX -> {
                 Function<CurrentRequest, List<LimitRequest>> requests = request -> limiting.requests(guarded.limits(),
-                        () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass, request));
+                        args, () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass, request));
                 // A servlet request is bound to this thread, so it is taken now; a WebFlux exchange only shows in
                 // the subscription's context.
                 yield reactive.limit(guarded.returnKind(), limiting, new DeferredRequests(requests,

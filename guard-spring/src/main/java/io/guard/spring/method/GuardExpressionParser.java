@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -33,6 +34,9 @@ import java.util.stream.Collectors;
  * <p>Internal: public only because Guard's {@code routes} package uses it; not an API.
  */
 public final class GuardExpressionParser {
+
+    /** The index variables every parameter gets: {@code #p0}, {@code #a0}. */
+    private static final Pattern INDEX = Pattern.compile("[ap][0-9]+");
 
     private final SpelExpressionParser parser =
             new SpelExpressionParser(new SpelParserConfiguration(SpelCompilerMode.MIXED, null));
@@ -104,6 +108,36 @@ public final class GuardExpressionParser {
         for (int i = 0; i < node.getChildCount(); i++) {
             visit(node.getChild(i), allowed, unknown, missingBeans);
         }
+    }
+
+    /**
+     * The index of the parameter {@code expression} reads when it reads nothing else ({@code #userId}, {@code #p0}),
+     * so that a call can take the argument itself instead of building an evaluation context; -1 when SpEL must
+     * evaluate it. Only where the argument is certainly what SpEL would find: no varargs, no {@code #root} or
+     * {@code #this}, and no parameter named like an index ({@code p1}), which would shadow another parameter.
+     */
+    int parameterOnly(Expression expression, Method method) {
+        if (!(expression instanceof SpelExpression spel) || !(spel.getAST() instanceof VariableReference variable)
+                || variable.getChildCount() > 0 || method == null || method.isVarArgs()) {
+            return -1;
+        }
+        String name = variableName(variable.toStringAST());
+        String[] names = parameterNames.getParameterNames(method);
+        if (names != null) {
+            for (String each : names) {
+                if (each == null || INDEX.matcher(each).matches()) {
+                    return -1;
+                }
+            }
+        }
+        if (INDEX.matcher(name).matches()) {
+            int index = Integer.parseInt(name.substring(1));
+            return index < method.getParameterCount() ? index : -1;
+        }
+        if (names == null || name.equals("root") || name.equals("this")) {
+            return -1;
+        }
+        return List.of(names).indexOf(name);
     }
 
     /** Whether {@code expression} (one this parser made, or null) reads the variable {@code #name}. */

@@ -29,12 +29,22 @@ import java.util.List;
  * @param site              where the annotation sits, for run-time messages
  * @param keyResolver       the bean that computes the key instead of {@code key}; null when there is none
  * @param readsPrincipal    whether the key, condition, tier, permits or resolver may read the request's principal,
- *                          which WebFlux only offers asynchronously, so it is resolved before the expressions run
+ *                          which WebFlux only offers asynchronously, so it is resolved before the expressions run * @param keyParameter      the index of the parameter that {@code key} is when it is nothing else ({@code #userId}),
+ *                          read from the call's arguments without SpEL; -1 when {@code key} is evaluated
  */
 public record LimitSpec(String name, RateLimitPolicy policy, TierSpec tiers, Expression condition, Expression key,
                         long permits, Expression permitsExpression, Duration timeout, String message,
                         boolean httpHeaders, boolean shadow, FallbackMethods fallback, AnnotationSite site,
-                        KeyResolverBean keyResolver, boolean readsPrincipal) {
+                        KeyResolverBean keyResolver, boolean readsPrincipal, int keyParameter) {
+
+    /**
+     * Whether deciding a call needs the call's evaluation context: some condition, key, permits, tier or resolver
+     * is not a constant and not a parameter read directly ({@link #keyParameter}).
+     */
+    public boolean needsContext() {
+        return condition != null || (key != null && keyParameter < 0) || permitsExpression != null || tiers != null
+                || keyResolver != null;
+    }
 
     /** Every policy a call may be decided under: the one policy, or one per tier. */
     Collection<RateLimitPolicy> policies() {

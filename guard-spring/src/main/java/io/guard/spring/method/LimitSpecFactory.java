@@ -99,7 +99,8 @@ public final class LimitSpecFactory {
                 || (tierSpec != null && GuardExpressionParser.references(tierSpec.expression(), CurrentRequest.PRINCIPAL))
                 || GuardExpressionParser.references(permitsExpression, CurrentRequest.PRINCIPAL);
         return new LimitSpec(name, policy, tierSpec, condition, key, permits, permitsExpression, settings.timeout(),
-                message, httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal);
+                message, httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal,
+                parser.parameterOnly(key, site.method()));
     }
 
     private KeyResolverBean keyResolver(RateLimit annotation, AnnotationSite site) {
@@ -201,7 +202,7 @@ public final class LimitSpecFactory {
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
         // No default message fixed here: like an annotation's, it names the policy in force when a call is refused.
         return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), settings.message(),
-                httpHeaders, settings.shadow(), null, site, null, false);
+                httpHeaders, settings.shadow(), null, site, null, false, -1);
     }
 
     /**

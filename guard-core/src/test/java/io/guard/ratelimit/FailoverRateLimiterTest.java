@@ -28,7 +28,7 @@ class FailoverRateLimiterTest {
             FailoverRateLimiter.recommendedBreakerConfig());
     private final SwitchableBackend redis = new SwitchableBackend(new LocalRateLimiter(clock));
     private final FailoverRateLimiter failover = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), breaker,
-            clock);
+            clock, breakerClock);
     private final RateLimiterRegistry registry = new RateLimiterRegistry(failover, clock, 20);
 
     @AfterEach
@@ -292,6 +292,83 @@ class FailoverRateLimiterTest {
         breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
         assertThat(trial.join().allowed()).isTrue();
         assertThat(breaker.state()).as("the trial timed out").isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aReplyLateInABusyClientWhileTheBackendAnsweredOtherCallsIsWaitedForAndIsASuccess() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        redis.replies.incrementAndGet(); // the backend answered another call meanwhile: it is alive
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.plusMillis(100));
+        assertThat(pending).as("past the timeout, but the backend is alive").isNotDone();
+
+        redis.unanswered.get(0).complete(BackendOutcome.decided(
+                new Decision(false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), 2)));
+
+        assertThat(pending.join().allowed()).as("the backend's own decision, not the failure policy's").isFalse();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 1, 0));
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+        assertThat(breaker.snapshot().slowCalls()).as("late in the client is not slow in the backend").isZero();
+    }
+
+    @Test
+    void aBusyClientNeverOpensTheBreakerAndGivesUpOnlyAtThePatienceLimitWithoutRecordingAFailure() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        for (int i = 0; i < 5; i++) {
+            CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k" + i, 1).toCompletableFuture();
+            redis.replies.incrementAndGet();
+            breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.multipliedBy(FailoverRateLimiter.PATIENCE)
+                    .minusMillis(1));
+            assertThat(pending).as("waits up to the patience limit").isNotDone();
+            breakerClock.advance(Duration.ofMillis(1));
+            assertThat(pending.join().allowed()).as("then the failure policy answers").isTrue();
+        }
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+        assertThat(registry.stats("open").errors()).isEqualTo(5);
+        assertThat(failover.health().orElseThrow().lastError())
+                .isEqualTo("RateLimiterBackendException <- TimeoutException");
+    }
+
+    @Test
+    void aTimerThatFiresLateMeansAStalledClientSoTheCallWaitsOnForItsReply() {
+        ManualClock stalled = new ManualClock();
+        CircuitBreakerRegistry slowBreakers = CircuitBreakerRegistry.builder().clock(stalled).scheduler(stalled).build();
+        CircuitBreaker slowBreaker = slowBreakers.circuitBreaker("stalled", FailoverRateLimiter.recommendedBreakerConfig());
+        Duration pause = FailoverRateLimiter.DEFAULT_TIMEOUT; // e.g. a GC pause: every timer runs this much late
+        FailoverRateLimiter paused = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), slowBreaker, clock,
+                (delay, task) -> stalled.schedule(delay.plus(pause), task));
+        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        try {
+            CompletableFuture<BackendOutcome> pending = paused.decide(policy, "k", 1).toCompletableFuture();
+            stalled.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.plus(pause));
+            assertThat(pending).as("the backend was silent, but so was this JVM").isNotDone();
+
+            redis.unanswered.get(0).complete(BackendOutcome.decided(new Decision(true, 1, Duration.ZERO,
+                    Duration.ZERO, 2)));
+            assertThat(pending.join().backendError()).isNull();
+            assertThat(slowBreaker.snapshot().failedCalls()).isZero();
+        } finally {
+            slowBreakers.close();
+        }
+    }
+
+    @Test
+    void aSilentBackendIsGivenUpAtTheTimeoutEvenWhenItAnsweredBeforeTheCallStarted() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.replies.addAndGet(100); // a healthy history: replies before this call say nothing about it
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(breaker.snapshot().failedCalls()).isEqualTo(1);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.BackendOutcome;
+import io.guard.ratelimit.BackendPulse;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
@@ -174,6 +175,12 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public String backendName() {
         return "redis";
+    }
+
+    /** Counts the batches Redis answered: evidence that Redis is alive while a call waits (see {@link Pipeline}). */
+    @Override
+    public BackendPulse pulse() {
+        return pipeline;
     }
 
     /**

@@ -12,9 +12,12 @@ package io.guard.ratelimit;
 @FunctionalInterface
 public interface BackendPulse {
 
-    /** For a backend that gives no evidence: never changes, so every timeout is the backend's. */
-    BackendPulse NONE = () -> 0L;
+    /** For a backend that gives no evidence: never changes, and never 0, so every timeout is the backend's. */
+    BackendPulse NONE = () -> -1L;
 
-    /** Replies the backend has delivered since it was made; only grows (it may wrap around). */
+    /**
+     * Replies the backend has delivered since it was made; only grows. 0 means none yet: the client is still
+     * connecting and warming up, and a call waits up to the patience limit before it blames the backend.
+     */
     long replies();
 }

@@ -30,15 +30,15 @@ import java.util.function.Supplier;
  *
  * <p><b>How long a call may take: a sick backend, not a busy client.</b> The breaker's
  * {@link CircuitBreakerConfig#timeout() timeout} ({@code guard.rate-limit.redis.timeout}) bounds a call while the
- * backend is silent: a call unanswered by then, during which the backend delivered no reply at all (its
- * {@link RateLimiter#pulse() pulse} did not move) and the timer fired on time, is the backend's failure: the failure
- * policy answers and the breaker records it. A backend that answered other calls meanwhile is alive, and a timer that
- * fired late means this JVM was stalled (CPU starvation, a GC pause): either way the reply is late in the client
- * (a cold JIT, a starved event loop), so the call waits on, up to {@value #PATIENCE} times the timeout; if it is still
- * unanswered then, the failure policy answers, and the breaker records a failure only if the backend stayed silent
- * all along. So a hung, paused or unreachable backend costs a caller one timeout (up to the patience limit on a
- * stalled client), and a busy client never opens the breaker. The backend's stage is cancelled when a call is given
- * up, so that it can drop the call if it has not sent it yet; its late reply is ignored.
+ * backend is silent: a call unanswered by then is the backend's failure (the failure policy answers, the breaker
+ * records it) when the backend delivered no reply at all meanwhile (its {@link RateLimiter#pulse() pulse} did not
+ * move) although it had answered before, and this client shows no stall: the timer fired on time and the machine's
+ * CPU is not saturated. Otherwise the reply may well be late in the client (a cold start, a starved event loop, a GC
+ * pause), so the call waits on, up to {@value #PATIENCE} times the timeout; if it is still unanswered then, the
+ * failure policy answers, and the breaker records a failure only if the backend stayed silent all along. So a hung,
+ * paused or unreachable backend costs a caller one timeout (the patience limit before its first reply or on a stalled
+ * client), and a busy client never opens the breaker. The backend's stage is cancelled when a call is given up, so
+ * that it can drop the call if it has not sent it yet; its late reply is ignored.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
@@ -52,6 +52,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     private final Scheduler scheduler;
     private final DeadlineTimer ownTimer;
     private final BackendPulse pulse;
+    private final ClientLoad clientLoad;
     private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
 
@@ -73,6 +74,12 @@ public final class FailoverRateLimiter implements RateLimiter {
      */
     public FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock,
                                Scheduler scheduler) {
+        this(primary, local, breaker, clock, scheduler, ClientLoad.system());
+    }
+
+    FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock,
+                        Scheduler scheduler, ClientLoad clientLoad) {
+        this.clientLoad = Objects.requireNonNull(clientLoad, "clientLoad");
         this.primary = Objects.requireNonNull(primary, "primary");
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
@@ -235,9 +242,12 @@ public final class FailoverRateLimiter implements RateLimiter {
         return timeoutNanos * PATIENCE;
     }
 
-    /** How late the timer may fire before this JVM counts as stalled: a quarter of the timeout. */
-    long stallNanos() {
-        return timeoutNanos / 4;
+    /**
+     * Whether this client shows it may be the one to blame for a late reply: the timer fired more than a quarter of
+     * the timeout late (this JVM was paused or starved), or the machine's CPU is saturated (see {@link ClientLoad}).
+     */
+    boolean stalled(long lateNanos) {
+        return lateNanos > timeoutNanos / 4 || clientLoad.saturated(nanoTime());
     }
 
     long nanoTime() {

@@ -13,10 +13,11 @@ import java.util.function.Supplier;
  * One call to the backend, answered exactly once: by the backend's reply, or by the failure policy when the
  * backend is too slow. The rule for "too slow" tells a sick backend from a busy client (see
  * {@link FailoverRateLimiter}): when the timeout passes, the call is the backend's failure only if the backend was
- * silent the whole time (its {@link BackendPulse} did not move) and the timer fired on time (the client was not
- * stalled); otherwise the reply is late in the client, and the call waits on, up to the patience limit. A call
- * given up at the patience limit is recorded against the backend only if the backend was silent all along; else its
- * permit is released, so a busy client never opens the breaker.
+ * silent the whole time (its {@link BackendPulse} did not move), had answered before (the client is not still warming
+ * up) and the client shows no stall (the timer fired on time, the CPU is not saturated); otherwise the reply may be
+ * late in the client, and the call waits on, up to the patience limit. A call given up there is recorded against the
+ * backend only if the backend was silent all along; else its permit is released, so a busy client never opens the
+ * breaker.
  *
  * <p>The first of the reply and the timer answers (the flag this class extends); the other does nothing, so a late
  * reply is never applied.
@@ -92,8 +93,9 @@ final class WatchedCall<T> extends AtomicBoolean {
             return;
         }
         long waited = owner.nanoTime() - permit.startNanos();
-        long late = waited - owner.timeoutNanos();
-        if (silent() && late <= owner.stallNanos()) {
+        // Cold: the backend has never answered (the client is connecting, loading scripts, compiling its code).
+        boolean cold = repliesAtStart == 0;
+        if (silent() && !cold && !owner.stalled(waited - owner.timeoutNanos())) {
             giveUp(true, owner.timeoutNanos());
             return;
         }

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,8 +28,9 @@ class FailoverRateLimiterTest {
     private final CircuitBreaker breaker = breakers.circuitBreaker("rate-limit-backend",
             FailoverRateLimiter.recommendedBreakerConfig());
     private final SwitchableBackend redis = new SwitchableBackend(new LocalRateLimiter(clock));
+    private final AtomicBoolean saturated = new AtomicBoolean();
     private final FailoverRateLimiter failover = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), breaker,
-            clock, breakerClock);
+            clock, breakerClock, now -> saturated.get());
     private final RateLimiterRegistry registry = new RateLimiterRegistry(failover, clock, 20);
 
     @AfterEach
@@ -340,7 +342,7 @@ class FailoverRateLimiterTest {
         CircuitBreaker slowBreaker = slowBreakers.circuitBreaker("stalled", FailoverRateLimiter.recommendedBreakerConfig());
         Duration pause = FailoverRateLimiter.DEFAULT_TIMEOUT; // e.g. a GC pause: every timer runs this much late
         FailoverRateLimiter paused = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), slowBreaker, clock,
-                (delay, task) -> stalled.schedule(delay.plus(pause), task));
+                (delay, task) -> stalled.schedule(delay.plus(pause), task), ClientLoad.IDLE);
         RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
                 Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
         redis.hanging(true);
@@ -356,6 +358,38 @@ class FailoverRateLimiterTest {
         } finally {
             slowBreakers.close();
         }
+    }
+
+    @Test
+    void beforeTheBackendsFirstReplyACallWaitsUpToThePatienceLimitThenCountsAsTheBackendsFailure() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.replies.set(0); // connecting, loading scripts: nothing heard from the backend yet
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+        assertThat(pending).as("a cold client gets the patience limit").isNotDone();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.multipliedBy(FailoverRateLimiter.PATIENCE - 1));
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(breaker.snapshot().failedCalls()).as("silent all along: a backend hung from the start").isEqualTo(1);
+    }
+
+    @Test
+    void onASaturatedCpuASilentBackendIsBlamedOnlyAtThePatienceLimit() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        saturated.set(true);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+        assertThat(pending).as("the reply may be waiting for a CPU in this JVM").isNotDone();
+        redis.unanswered.get(0).complete(BackendOutcome.decided(new Decision(true, 1, Duration.ZERO, Duration.ZERO,
+                2)));
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(1, 0, 0));
+        assertThat(breaker.snapshot().failedCalls()).isZero();
     }
 
     @Test

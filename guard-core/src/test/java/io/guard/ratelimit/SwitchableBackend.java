@@ -18,8 +18,11 @@ final class SwitchableBackend implements RateLimiter {
     private volatile boolean hanging;
     final List<CompletableFuture<BackendOutcome>> unanswered = new CopyOnWriteArrayList<>();
     final AtomicInteger calls = new AtomicInteger();
-    /** What {@link #pulse()} reports: a test moves it to say "the backend answered some other call". */
-    final AtomicLong replies = new AtomicLong();
+    /**
+     * What {@link #pulse()} reports: a test moves it to say "the backend answered some other call"; 1 to begin with,
+     * a backend that has answered before (0 is one still warming up).
+     */
+    final AtomicLong replies = new AtomicLong(1);
 
     SwitchableBackend(RateLimiter delegate) {
         this.delegate = delegate;

@@ -55,6 +55,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     private final ClientLoad clientLoad;
     private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
+    private final BreakerWarnings warnings;
 
     /**
      * A failover timing its calls on a daemon thread of its own, started on first use.
@@ -89,6 +90,7 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
         this.timeoutNanos = breaker.config().timeout().toNanos();
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
+        this.warnings = new BreakerWarnings(breaker, primary.backendName(), () -> health.get().lastError(), clock);
     }
 
     /**
@@ -145,7 +147,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             default -> true;
         };
         return Optional.of(new BackendHealth(last.up() && admits, last.backend(), state, last.lastError(),
-                last.lastErrorTime()));
+                last.lastErrorTime(), last.up() ? null : last.downSince(), last.reason()));
     }
 
     /** The breaker guarding the primary, for the actuator. */
@@ -219,6 +221,7 @@ public final class FailoverRateLimiter implements RateLimiter {
                                            Supplier<String> prefix) {
         CircuitBreaker.Permit permit = breaker.tryAcquire();
         if (permit == null) {
+            warnings.look();
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());
             return fallBack.apply(new RateLimiterBackendException(prefix.get() + "backend " + primary.backendName()
@@ -267,13 +270,14 @@ public final class FailoverRateLimiter implements RateLimiter {
     void succeeded() {
         BackendHealth last = health.get();
         if (!last.up()) {
-            health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
-                    last.lastErrorTime()));
+            health.compareAndSet(last, last.recovered());
+            warnings.look();
         }
     }
 
     void failed(RateLimiterBackendException failure) {
-        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure), clock.instant()));
+        health.updateAndGet(last -> last.failed(failure, clock.instant()));
+        warnings.look();
     }
 
     private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,

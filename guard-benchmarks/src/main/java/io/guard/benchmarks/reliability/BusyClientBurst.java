@@ -12,16 +12,10 @@ import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import io.guard.ratelimit.local.LocalRateLimiter;
-import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
-import io.guard.ratelimit.redis.RedissonScriptConnection;
 import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
-import io.lettuce.core.RedisClient;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -89,19 +83,8 @@ public final class BusyClientBurst {
     private static int start(DedicatedRedis server, String client, int start, int rounds, Duration timeout,
                              boolean warm) throws Exception {
         server.endpoint("").call("SCRIPT", "FLUSH");
-        RedissonClient redisson = null;
-        RedisClient lettuce = null;
-        ScriptConnection connection;
-        if (client.equals("redisson")) {
-            Config config = new Config();
-            config.setLazyInitialization(true);
-            config.useSingleServer().setAddress(server.url());
-            redisson = Redisson.create(config);
-            connection = RedissonScriptConnection.of(redisson);
-        } else {
-            lettuce = RedisClient.create(server.url());
-            connection = LettuceScriptConnection.of(lettuce, Duration.ofSeconds(60));
-        }
+        RedisClients clients = RedisClients.open(client, server.url());
+        ScriptConnection connection = clients.connection();
         connection.connectInBackground(); // as Guard's auto-configuration does
         CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
         CircuitBreaker breaker = breakers.circuitBreaker("guard-rate-limit-backend",
@@ -132,12 +115,7 @@ public final class BusyClientBurst {
             limits.close();
             backend.close();
             breakers.close();
-            if (redisson != null) {
-                redisson.shutdown(0, 1, TimeUnit.SECONDS);
-            }
-            if (lettuce != null) {
-                lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-            }
+            clients.close();
         }
         return over;
     }

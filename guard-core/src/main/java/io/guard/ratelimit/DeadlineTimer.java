@@ -15,6 +15,7 @@ final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     private final String name;
     private ScheduledThreadPoolExecutor executor;
+    private Scheduler scheduler;
     private boolean closed;
 
     DeadlineTimer(String name) {
@@ -23,7 +24,7 @@ final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     @Override
     public Runnable schedule(Duration delay, Runnable task) {
-        ScheduledThreadPoolExecutor running;
+        Scheduler running;
         synchronized (this) {
             if (closed) {
                 return () -> { };
@@ -35,11 +36,12 @@ final class DeadlineTimer implements Scheduler, AutoCloseable {
                     return thread;
                 });
                 executor.setRemoveOnCancelPolicy(true);
+                scheduler = Scheduler.of(executor);
             }
-            running = executor;
+            running = scheduler;
         }
         try {
-            return Scheduler.of(running).schedule(delay, task);
+            return running.schedule(delay, task);
         } catch (RejectedExecutionException closedMeanwhile) {
             return () -> { };
         }

@@ -53,6 +53,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     private final DeadlineTimer ownTimer;
     private final BackendPulse pulse;
     private final ClientLoad clientLoad;
+    private final Duration timeout;
     private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
     private final BreakerWarnings warnings;
@@ -88,7 +89,8 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.ownTimer = scheduler == null ? new DeadlineTimer("guard-rate-limit-timeout") : null;
         this.scheduler = scheduler == null ? ownTimer : scheduler;
         this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
-        this.timeoutNanos = breaker.config().timeout().toNanos();
+        this.timeout = breaker.config().timeout();
+        this.timeoutNanos = timeout.toNanos();
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
         this.warnings = new BreakerWarnings(breaker, primary.backendName(), () -> health.get().lastError(), clock);
     }
@@ -261,6 +263,11 @@ public final class FailoverRateLimiter implements RateLimiter {
     @Override
     public BackendPulse pulse() {
         return pulse;
+    }
+
+    /** Runs {@code task} after the timeout (a Duration made once, not per decision). */
+    Runnable scheduleTimeout(Runnable task) {
+        return scheduler.schedule(timeout, task);
     }
 
     Runnable schedule(long delayNanos, Runnable task) {

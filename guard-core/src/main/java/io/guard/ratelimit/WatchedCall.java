@@ -49,7 +49,10 @@ final class WatchedCall<T> extends AtomicBoolean {
     /** Arms the timeout (unless the reply is in already) and returns what the caller will get. */
     CompletableFuture<T> watch() {
         if (!pending.isDone() && owner.timeoutNanos() > 0) {
-            arm(owner.timeoutNanos(), this::onTimeout);
+            cancelTimer = owner.scheduleTimeout(this::onTimeout);
+            if (get()) {
+                cancelTimer.run(); // answered while the timer was being armed
+            }
         }
         pending.whenComplete(this::onReply);
         return answer;

@@ -8,23 +8,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A real connection in a client that turns busy when told ({@link #busy()}): from then on the first batch leaves
- * after {@code firstWriteMillis} (a write that waited for a CPU), and the replies of every later batch reach the
- * caller {@code lateMillis} after Redis sent them (an event loop that waited for a CPU). Redis itself answers every
- * call at once.
+ * A real connection in a client that turns busy when told ({@link #busy()}): from then on the first batch waits
+ * until the test {@link #release() releases} it (so that the calls after it queue behind it, as in a burst), and the
+ * replies of every later batch reach the caller {@code lateMillis} after Redis sent them (an event loop that waited
+ * for a CPU). Redis itself answers every call at once.
  */
 final class LateRepliesConnection extends ScriptConnection {
 
     private final ScriptConnection real;
-    private final Executor firstWrite;
     private final Executor late;
     private boolean busy;
     private boolean first = true;
+    private List<ScriptCall> held;
 
-    LateRepliesConnection(ScriptConnection real, long firstWriteMillis, long lateMillis) {
+    LateRepliesConnection(ScriptConnection real, long lateMillis) {
         this.real = real;
-        this.firstWrite = CompletableFuture.delayedExecutor(firstWriteMillis, TimeUnit.MILLISECONDS);
         this.late = CompletableFuture.delayedExecutor(lateMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends the held first batch. */
+    void release() {
+        List<ScriptCall> calls;
+        synchronized (this) {
+            calls = held;
+            held = null;
+        }
+        real.send(calls);
     }
 
     /** Every batch from now on is held up in this client, as described above. */
@@ -44,7 +53,9 @@ final class LateRepliesConnection extends ScriptConnection {
             first = false;
         }
         if (isFirst) {
-            firstWrite.execute(() -> real.send(calls));
+            synchronized (this) {
+                held = calls;
+            }
             return;
         }
         List<ScriptCall> shadows = new ArrayList<>(calls.size());

@@ -3,6 +3,7 @@ package io.guard.ratelimit;
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.time.Scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -12,8 +13,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -25,33 +24,75 @@ import java.util.function.Supplier;
  *
  * <p>A Guard {@link CircuitBreaker} watches the backend, so an outage costs a few timeouts rather than one per
  * call: while the breaker is open, calls skip the backend and go straight to the failure policy, and a half-open
- * trial call finds out when the backend is back. The breaker's {@link CircuitBreakerConfig#timeout() timeout} bounds
- * every call to the backend, trial calls included, whatever the Redis client's own timeouts and retries: a call
- * unanswered by then is a failure, decided by the failure policy, and the backend's stage is cancelled so that it can
- * drop the call if it has not sent it yet; its late reply is ignored. Refusals for lack of permits are successes for
- * the breaker; a refusal the backend remembers ({@link RateLimiter#prepare}) is answered without the breaker,
- * whose view of the backend comes from round trips only.
+ * trial call finds out when the backend is back. Refusals for lack of permits are successes for the breaker; a
+ * refusal the backend remembers ({@link RateLimiter#prepare}) is answered without the breaker, whose view of the
+ * backend comes from round trips only.
+ *
+ * <p><b>How long a call may take: a sick backend, not a busy client.</b> The breaker's
+ * {@link CircuitBreakerConfig#timeout() timeout} ({@code guard.rate-limit.redis.timeout}) bounds a call while the
+ * backend is silent: a call unanswered by then is the backend's failure (the failure policy answers, the breaker
+ * records it) when the backend delivered no reply at all meanwhile (its {@link RateLimiter#pulse() pulse} did not
+ * move) although it had answered before, and this client shows no stall: the timer fired on time and the machine's
+ * CPU is not saturated. Otherwise the reply may well be late in the client (a cold start, a starved event loop, a GC
+ * pause), so the call waits on, up to {@value #PATIENCE} times the timeout; if it is still unanswered then, the
+ * failure policy answers, and the breaker records a failure only if the backend stayed silent all along. So a hung,
+ * paused or unreachable backend costs a caller one timeout (the patience limit before its first reply or on a stalled
+ * client), and a busy client never opens the breaker. The backend's stage is cancelled when a call is given up, so
+ * that it can drop the call if it has not sent it yet; its late reply is ignored.
  */
 public final class FailoverRateLimiter implements RateLimiter {
+
+    /** How many timeouts a call may wait while the backend is known to be alive or the client was stalled. */
+    public static final int PATIENCE = 4;
 
     private final RateLimiter primary;
     private final RateLimiter local;
     private final CircuitBreaker breaker;
     private final Clock clock;
+    private final Scheduler scheduler;
+    private final DeadlineTimer ownTimer;
+    private final BackendPulse pulse;
+    private final ClientLoad clientLoad;
+    private final Duration timeout;
+    private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
+    private final BreakerWarnings warnings;
 
     /**
+     * A failover timing its calls on a daemon thread of its own, started on first use.
+     *
      * @param primary the backend to protect (usually a {@code RedisRateLimiter})
      * @param local   decides {@code LOCAL} policies while the primary cannot (usually a {@code LocalRateLimiter})
      * @param breaker guards the primary; see {@link #recommendedBreakerConfig()}
      * @param clock   timestamps failures for {@link #health()}
      */
     public FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock) {
+        this(primary, local, breaker, clock, null);
+    }
+
+    /**
+     * @param scheduler times the calls on the breaker's clock ({@link CircuitBreaker#currentTimeNanos()}); a test
+     *                  passes the {@code ManualClock} the breaker runs on; {@code null}: a thread of its own
+     */
+    public FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock,
+                               Scheduler scheduler) {
+        this(primary, local, breaker, clock, scheduler, ClientLoad.system());
+    }
+
+    FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock,
+                        Scheduler scheduler, ClientLoad clientLoad) {
+        this.clientLoad = Objects.requireNonNull(clientLoad, "clientLoad");
         this.primary = Objects.requireNonNull(primary, "primary");
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.ownTimer = scheduler == null ? new DeadlineTimer("guard-rate-limit-timeout") : null;
+        this.scheduler = scheduler == null ? ownTimer : scheduler;
+        this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
+        this.timeout = breaker.config().timeout();
+        this.timeoutNanos = timeout.toNanos();
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
+        this.warnings = new BreakerWarnings(breaker, primary.backendName(), () -> health.get().lastError(), clock);
     }
 
     /**
@@ -67,10 +108,12 @@ public final class FailoverRateLimiter implements RateLimiter {
 
     /**
      * A breaker configuration suited to a backend that is either there or not: every decision waits at most
-     * {@code timeout} for the backend (the breaker's {@link CircuitBreakerConfig#timeout() timeout}, so trial calls
-     * too), the breaker opens when at least 3 of the last 5 calls failed or timed out, and probes with one call
-     * after 2 seconds. A window of 5 rather than 10 means a healthy history delays the opening by no more than
-     * one failure: 3 failures open it, however many calls succeeded before.
+     * {@code timeout} for a silent backend (the breaker's {@link CircuitBreakerConfig#timeout() timeout}, so trial
+     * calls too; see the class comment for the patience a busy client gets), the breaker opens when at least 3 of the
+     * last 5 calls failed or timed out, and probes with one call after 2 seconds. A window of 5 rather than 10 means
+     * a healthy history delays the opening by no more than one failure: 3 failures open it, however many calls
+     * succeeded before. A call counts as slow only past the patience limit ({@value #PATIENCE} x {@code timeout}),
+     * where it is given up anyway: a reply that was late in a busy client is a success, not a sign of a slow backend.
      *
      * @throws IllegalArgumentException if {@code timeout} is not positive
      */
@@ -83,7 +126,7 @@ public final class FailoverRateLimiter implements RateLimiter {
                 .slidingWindowSize(5)
                 .minimumNumberOfCalls(3)
                 .failureRateThreshold(50f)
-                .slowCallDurationThreshold(timeout)
+                .slowCallDurationThreshold(timeout.multipliedBy(PATIENCE))
                 .slowCallRateThreshold(100f)
                 .timeout(timeout)
                 .waitDurationInOpenState(Duration.ofSeconds(2))
@@ -106,7 +149,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             default -> true;
         };
         return Optional.of(new BackendHealth(last.up() && admits, last.backend(), state, last.lastError(),
-                last.lastErrorTime()));
+                last.lastErrorTime(), last.up() ? null : last.downSince(), last.reason()));
     }
 
     /** The breaker guarding the primary, for the actuator. */
@@ -114,9 +157,12 @@ public final class FailoverRateLimiter implements RateLimiter {
         return breaker;
     }
 
-    /** Closes both backends. */
+    /** Closes both backends, and the timer thread if this failover started one. */
     @Override
     public void close() {
+        if (ownTimer != null) {
+            ownTimer.close();
+        }
         primary.close();
         local.close();
     }
@@ -168,92 +214,77 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     /**
-     * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer;
-     * {@code prefix} says whose call it was in the failure's message, made only on a failure, not on every decision.
-     * The first of the reply and the breaker's timeout answers; the other finds the answer taken and does nothing, so
-     * a reply that comes late is never applied, and a timed-out call is answered by {@code fallBack} once.
+     * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer (see
+     * {@link WatchedCall}); {@code prefix} says whose call it was in the failure's message, made only on a failure,
+     * not on every decision.
      */
     private <T> CompletionStage<T> guarded(Supplier<CompletionStage<T>> call,
                                            Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
                                            Supplier<String> prefix) {
         CircuitBreaker.Permit permit = breaker.tryAcquire();
         if (permit == null) {
+            warnings.look();
             CallNotPermittedException open = new CallNotPermittedException(breaker.name(), breaker.state(),
                     breaker.remainingOpenTime());
             return fallBack.apply(new RateLimiterBackendException(prefix.get() + "backend " + primary.backendName()
                     + " skipped, circuit breaker '" + breaker.name() + "' is " + breaker.state(), open));
         }
+        long repliesAtStart = pulse.replies();
         CompletableFuture<T> pending;
         try {
             pending = call.get().toCompletableFuture();
         } catch (RuntimeException e) {
             pending = CompletableFuture.failedFuture(e);
         }
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        AtomicBoolean answered = new AtomicBoolean();
-        if (!pending.isDone()) {
-            CompletableFuture<T> sent = pending;
-            permit.whenTimedOut(timeout -> onTimeout(timeout, answered, sent, answer, fallBack, prefix));
+        return new WatchedCall<>(this, permit, pending, repliesAtStart, fallBack, prefix).watch();
+    }
+
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    long patienceNanos() {
+        return timeoutNanos * PATIENCE;
+    }
+
+    /**
+     * Whether this client shows it may be the one to blame for a late reply: the timer fired more than a quarter of
+     * the timeout late (this JVM was paused or starved), or the machine's CPU is saturated (see {@link ClientLoad}).
+     */
+    boolean stalled(long lateNanos) {
+        return lateNanos > timeoutNanos / 4 || clientLoad.saturated(nanoTime());
+    }
+
+    long nanoTime() {
+        return breaker.currentTimeNanos();
+    }
+
+    /** The primary's. */
+    @Override
+    public BackendPulse pulse() {
+        return pulse;
+    }
+
+    /** Runs {@code task} after the timeout (a Duration made once, not per decision). */
+    Runnable scheduleTimeout(Runnable task) {
+        return scheduler.schedule(timeout, task);
+    }
+
+    Runnable schedule(long delayNanos, Runnable task) {
+        return scheduler.schedule(Duration.ofNanos(delayNanos), task);
+    }
+
+    void succeeded() {
+        BackendHealth last = health.get();
+        if (!last.up()) {
+            health.compareAndSet(last, last.recovered());
+            warnings.look();
         }
-        pending.whenComplete((result, error) -> {
-            if (!answered.compareAndSet(false, true)) {
-                return;
-            }
-            if (error == null) {
-                permit.onSuccess();
-                BackendHealth last = health.get();
-                if (!last.up()) {
-                    health.compareAndSet(last, new BackendHealth(true, last.backend(), null, last.lastError(),
-                            last.lastErrorTime()));
-                }
-                answer.complete(result);
-                return;
-            }
-            Throwable cause = Failures.unwrap(error);
-            if (!(cause instanceof RateLimiterBackendException backendFailure)) {
-                permit.release();
-                answer.completeExceptionally(cause);
-                return;
-            }
-            permit.onError(backendFailure);
-            failed(backendFailure);
-            relay(fallBack.apply(backendFailure), answer);
-        });
-        return answer;
     }
 
-    private <T> void onTimeout(TimeoutException timeout, AtomicBoolean answered, CompletableFuture<T> pending,
-                               CompletableFuture<T> answer,
-                               Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
-                               Supplier<String> prefix) {
-        if (!answered.compareAndSet(false, true)) {
-            return;
-        }
-        pending.cancel(false); // a backend that has not sent the call yet drops it
-        RateLimiterBackendException failure = new RateLimiterBackendException(prefix.get() + "backend "
-                + primary.backendName() + " did not answer within " + breaker.config().timeout().toMillis() + " ms",
-                timeout);
-        failed(failure);
-        // Off the timer's thread: whatever the caller chains on the answer must not hold up other timeouts.
-        CompletableFuture.runAsync(() -> relay(fallBack.apply(failure), answer))
-                .exceptionally(error -> {
-                    answer.completeExceptionally(Failures.unwrap(error));
-                    return null;
-                });
-    }
-
-    private void failed(RateLimiterBackendException failure) {
-        health.set(new BackendHealth(false, primary.backendName(), null, Failures.describe(failure), clock.instant()));
-    }
-
-    private static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {
-        from.whenComplete((value, error) -> {
-            if (error == null) {
-                to.complete(value);
-            } else {
-                to.completeExceptionally(Failures.unwrap(error));
-            }
-        });
+    void failed(RateLimiterBackendException failure) {
+        health.updateAndGet(last -> last.failed(failure, clock.instant()));
+        warnings.look();
     }
 
     private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,

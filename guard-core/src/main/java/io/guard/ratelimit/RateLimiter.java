@@ -146,6 +146,14 @@ public interface RateLimiter extends AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * How many replies the backend has delivered, for a remote backend that can tell; {@link BackendPulse#NONE} for
+     * one that cannot (then every timeout is the backend's) or that never waits (in process).
+     */
+    default BackendPulse pulse() {
+        return BackendPulse.NONE;
+    }
+
     /** A short name for dashboards: {@code redis}, {@code local}. */
     String backendName();
 

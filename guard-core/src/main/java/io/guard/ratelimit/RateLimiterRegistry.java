@@ -304,9 +304,9 @@ public final class RateLimiterRegistry implements AutoCloseable {
         if (failure != null) {
             limit.errors.increment();
             if (backend.health().isEmpty()) {
-                lastSeen = new BackendHealth(false, backend.backendName(), null, Failures.describe(failure),
-                        clock.instant());
+                lastSeen = lastSeen.failed(failure, clock.instant());
             }
+            warnFailedOver(limit, failure);
             observers.forEach(o -> notify(() -> o.onBackendError(policy, failure, latencyNanos)));
             publish(limit, GuardEvent.Type.BACKEND_FAILURE, latencyNanos, Map.of(
                     "error", Failures.describe(failure),
@@ -315,8 +315,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         } else {
             (outcome.decision().allowed() ? limit.permitted : limit.rejected).increment();
             if (!lastSeen.up()) {
-                lastSeen = new BackendHealth(true, backend.backendName(), null, lastSeen.lastError(),
-                        lastSeen.lastErrorTime());
+                lastSeen = lastSeen.recovered();
             }
             observers.forEach(o -> notify(() -> o.onDecision(policy, outcome.decision(), latencyNanos)));
         }
@@ -326,6 +325,25 @@ public final class RateLimiterRegistry implements AutoCloseable {
                     "remaining", Long.toString(outcome.decision().remaining()),
                     "limit", Long.toString(outcome.decision().limit())));
         }
+    }
+
+    /**
+     * One WARN line for the first decision a failure policy made, then at most one per limit every 10 s, with the
+     * number held back: a failure policy switched on silently is how a limit stops limiting unnoticed.
+     */
+    private void warnFailedOver(Limit limit, Throwable failure) {
+        long heldBack = limit.failureLog.pass(clock.millis());
+        if (heldBack < 0) {
+            return;
+        }
+        RateLimitPolicy policy = limit.policy();
+        log.warn("Rate limit '{}': backend {} could not decide ({}: {}); on-backend-failure {} {}{}", policy.name(),
+                backend.backendName(), BackendFailureReason.of(failure).tag(), Failures.describe(failure),
+                policy.onBackendFailure(), switch (policy.onBackendFailure()) {
+                    case FAIL_OPEN -> "allowed the call without counting it";
+                    case FAIL_CLOSED -> "refused the call";
+                    case LOCAL -> "counted the call in this instance only";
+                }, LogThrottle.heldBack(heldBack));
     }
 
     private void publish(Limit limit, GuardEvent.Type type, long latencyNanos, Map<String, String> details) {
@@ -380,6 +398,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         final LongAdder permitted = new LongAdder();
         final LongAdder rejected = new LongAdder();
         final LongAdder errors = new LongAdder();
+        final LogThrottle failureLog = new LogThrottle();
 
         Limit(RateLimitPolicy policy, EventBuffer events) {
             this.policy = policy;

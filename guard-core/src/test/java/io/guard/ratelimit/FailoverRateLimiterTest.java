@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -27,8 +28,9 @@ class FailoverRateLimiterTest {
     private final CircuitBreaker breaker = breakers.circuitBreaker("rate-limit-backend",
             FailoverRateLimiter.recommendedBreakerConfig());
     private final SwitchableBackend redis = new SwitchableBackend(new LocalRateLimiter(clock));
+    private final AtomicBoolean saturated = new AtomicBoolean();
     private final FailoverRateLimiter failover = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), breaker,
-            clock);
+            clock, breakerClock, now -> saturated.get());
     private final RateLimiterRegistry registry = new RateLimiterRegistry(failover, clock, 20);
 
     @AfterEach
@@ -292,6 +294,115 @@ class FailoverRateLimiterTest {
         breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
         assertThat(trial.join().allowed()).isTrue();
         assertThat(breaker.state()).as("the trial timed out").isEqualTo(State.OPEN);
+    }
+
+    @Test
+    void aReplyLateInABusyClientWhileTheBackendAnsweredOtherCallsIsWaitedForAndIsASuccess() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        redis.replies.incrementAndGet(); // the backend answered another call meanwhile: it is alive
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.plusMillis(100));
+        assertThat(pending).as("past the timeout, but the backend is alive").isNotDone();
+
+        redis.unanswered.get(0).complete(BackendOutcome.decided(
+                new Decision(false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), 2)));
+
+        assertThat(pending.join().allowed()).as("the backend's own decision, not the failure policy's").isFalse();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 1, 0));
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+        assertThat(breaker.snapshot().slowCalls()).as("late in the client is not slow in the backend").isZero();
+    }
+
+    @Test
+    void aBusyClientNeverOpensTheBreakerAndGivesUpOnlyAtThePatienceLimitWithoutRecordingAFailure() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        for (int i = 0; i < 5; i++) {
+            CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k" + i, 1).toCompletableFuture();
+            redis.replies.incrementAndGet();
+            breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.multipliedBy(FailoverRateLimiter.PATIENCE)
+                    .minusMillis(1));
+            assertThat(pending).as("waits up to the patience limit").isNotDone();
+            breakerClock.advance(Duration.ofMillis(1));
+            assertThat(pending.join().allowed()).as("then the failure policy answers").isTrue();
+        }
+        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+        assertThat(registry.stats("open").errors()).isEqualTo(5);
+        assertThat(failover.health().orElseThrow().lastError())
+                .isEqualTo("RateLimiterBackendException <- TimeoutException");
+    }
+
+    @Test
+    void aTimerThatFiresLateMeansAStalledClientSoTheCallWaitsOnForItsReply() {
+        ManualClock stalled = new ManualClock();
+        CircuitBreakerRegistry slowBreakers = CircuitBreakerRegistry.builder().clock(stalled).scheduler(stalled).build();
+        CircuitBreaker slowBreaker = slowBreakers.circuitBreaker("stalled", FailoverRateLimiter.recommendedBreakerConfig());
+        Duration pause = FailoverRateLimiter.DEFAULT_TIMEOUT; // e.g. a GC pause: every timer runs this much late
+        FailoverRateLimiter paused = new FailoverRateLimiter(redis, new LocalRateLimiter(clock), slowBreaker, clock,
+                (delay, task) -> stalled.schedule(delay.plus(pause), task), ClientLoad.IDLE);
+        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        try {
+            CompletableFuture<BackendOutcome> pending = paused.decide(policy, "k", 1).toCompletableFuture();
+            stalled.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.plus(pause));
+            assertThat(pending).as("the backend was silent, but so was this JVM").isNotDone();
+
+            redis.unanswered.get(0).complete(BackendOutcome.decided(new Decision(true, 1, Duration.ZERO,
+                    Duration.ZERO, 2)));
+            assertThat(pending.join().backendError()).isNull();
+            assertThat(slowBreaker.snapshot().failedCalls()).isZero();
+        } finally {
+            slowBreakers.close();
+        }
+    }
+
+    @Test
+    void beforeTheBackendsFirstReplyACallWaitsUpToThePatienceLimitThenCountsAsTheBackendsFailure() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.replies.set(0); // connecting, loading scripts: nothing heard from the backend yet
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+        assertThat(pending).as("a cold client gets the patience limit").isNotDone();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT.multipliedBy(FailoverRateLimiter.PATIENCE - 1));
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(breaker.snapshot().failedCalls()).as("silent all along: a backend hung from the start").isEqualTo(1);
+    }
+
+    @Test
+    void onASaturatedCpuASilentBackendIsBlamedOnlyAtThePatienceLimit() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        saturated.set(true);
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+        assertThat(pending).as("the reply may be waiting for a CPU in this JVM").isNotDone();
+        redis.unanswered.get(0).complete(BackendOutcome.decided(new Decision(true, 1, Duration.ZERO, Duration.ZERO,
+                2)));
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(registry.stats("open")).isEqualTo(new LimiterStats(1, 0, 0));
+        assertThat(breaker.snapshot().failedCalls()).isZero();
+    }
+
+    @Test
+    void aSilentBackendIsGivenUpAtTheTimeoutEvenWhenItAnsweredBeforeTheCallStarted() {
+        register("open", BackendFailurePolicy.FAIL_OPEN);
+        redis.replies.addAndGet(100); // a healthy history: replies before this call say nothing about it
+        redis.hanging(true);
+
+        CompletableFuture<Decision> pending = registry.tryAcquireAsync("open", "k", 1).toCompletableFuture();
+        breakerClock.advance(FailoverRateLimiter.DEFAULT_TIMEOUT);
+
+        assertThat(pending.join().allowed()).isTrue();
+        assertThat(breaker.snapshot().failedCalls()).isEqualTo(1);
     }
 
     @Test

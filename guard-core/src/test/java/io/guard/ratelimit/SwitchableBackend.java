@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A backend that decides with a delegate until told to fail or to hang (its calls then wait in {@link #unanswered}
@@ -17,6 +18,11 @@ final class SwitchableBackend implements RateLimiter {
     private volatile boolean hanging;
     final List<CompletableFuture<BackendOutcome>> unanswered = new CopyOnWriteArrayList<>();
     final AtomicInteger calls = new AtomicInteger();
+    /**
+     * What {@link #pulse()} reports: a test moves it to say "the backend answered some other call"; 1 to begin with,
+     * a backend that has answered before (0 is one still warming up).
+     */
+    final AtomicLong replies = new AtomicLong(1);
 
     SwitchableBackend(RateLimiter delegate) {
         this.delegate = delegate;
@@ -71,6 +77,11 @@ final class SwitchableBackend implements RateLimiter {
                     + "decide", new IllegalStateException("timeout")));
         }
         return delegate.decideAll(requests);
+    }
+
+    @Override
+    public BackendPulse pulse() {
+        return replies::get;
     }
 
     @Override

@@ -8,16 +8,10 @@ import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.ratelimit.local.LocalRateLimiter;
-import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
-import io.guard.ratelimit.redis.RedissonScriptConnection;
 import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
-import io.lettuce.core.RedisClient;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -65,19 +59,8 @@ public final class OutageLatency {
             if (fault.equals("down at start")) {
                 server.stop();
             }
-            RedissonClient redisson = null;
-            RedisClient lettuce = null;
-            ScriptConnection connection;
-            if (client.equals("redisson")) {
-                Config config = new Config();
-                config.setLazyInitialization(true);
-                config.useSingleServer().setAddress(server.url());
-                redisson = Redisson.create(config);
-                connection = RedissonScriptConnection.of(redisson);
-            } else {
-                lettuce = RedisClient.create(server.url());
-                connection = LettuceScriptConnection.of(lettuce, Duration.ofSeconds(60));
-            }
+            RedisClients clients = RedisClients.open(client, server.url());
+            ScriptConnection connection = clients.connection();
             CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
             CircuitBreaker breaker = breakers.circuitBreaker("guard-rate-limit-backend",
                     FailoverRateLimiter.recommendedBreakerConfig(timeout));
@@ -111,12 +94,7 @@ public final class OutageLatency {
             limits.close();
             backend.close();
             breakers.close();
-            if (redisson != null) {
-                redisson.shutdown(0, 1, TimeUnit.SECONDS);
-            }
-            if (lettuce != null) {
-                lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-            }
+            clients.close();
             return String.format(Locale.ROOT, "| %s | %s | %s | %.2f / %.2f | %s |", client, fault, untilOpen,
                     open[open.length / 2] / 1000.0, open[open.length - 1] / 1000.0, trials);
         }

@@ -1,11 +1,16 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.BackendPulse;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -20,8 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  * a batch is the same decisions in some serial order, the order they are sent in. A batch is at most
  * {@code maxBatch} decisions; each script run keeps the client's own timeout and a batch's run failing fails each of
  * its decisions, exactly as a slow or failed single call would, so the failure policies above see nothing different.
+ *
+ * <p>It is also the backend's {@link BackendPulse}: it counts the batches Redis answered (one count per batch, not per
+ * decision), so the failover can tell that Redis is alive while one call's reply is still on its way.
  */
-final class Pipeline {
+final class Pipeline implements BackendPulse {
 
     /** Calls per batch unless told otherwise: enough to amortize a round trip, small enough to keep replies quick. */
     static final int DEFAULT_MAX_BATCH = 64;
@@ -30,6 +38,7 @@ final class Pipeline {
     private final int maxBatch;
     private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
     private final LongAdder batches = new LongAdder();
+    private final AtomicLong answered = new AtomicLong();
 
     Pipeline(ScriptConnection connection, int maxBatch) {
         if (maxBatch < 1) {
@@ -51,9 +60,26 @@ final class Pipeline {
         lanes.computeIfAbsent(laneKey, key -> new Lane()).submit(call);
     }
 
+    /** Batches Redis answered (at least one call of the batch got its reply) since start-up. */
+    @Override
+    public long replies() {
+        return answered.get();
+    }
+
     /** Batches sent since start-up, to see pipelining at work. */
     long batchesSent() {
         return batches.sum();
+    }
+
+    private static boolean noScript(CompletableFuture<?> failed) {
+        try {
+            failed.join();
+            return false;
+        } catch (CancellationException e) {
+            return false;
+        } catch (CompletionException e) {
+            return ScriptRunner.isNoScript(e);
+        }
     }
 
     /** One queue with at most one batch in flight. */
@@ -75,11 +101,16 @@ final class Pipeline {
         /** Sends batches while their replies come back at once (a dead connection), else when they come back. */
         private void sendFrom(List<ScriptCall> batch) {
             while (batch != null) {
-                CompletableFuture<Void> answered = send(batch);
-                if (!answered.isDone()) {
-                    answered.whenComplete((ignored, error) -> sendFrom(next()));
+                List<ScriptCall> sent = batch;
+                CompletableFuture<Void> done = send(batch);
+                if (!done.isDone()) {
+                    done.whenComplete((ignored, error) -> {
+                        count(sent);
+                        sendFrom(next());
+                    });
                     return;
                 }
+                count(sent);
                 batch = next();
             }
         }
@@ -96,6 +127,20 @@ final class Pipeline {
                 batch.forEach(call -> call.reply().completeExceptionally(e));
             }
             return CompletableFuture.allOf(replies);
+        }
+
+        /**
+         * Counts {@code batch} as answered if Redis replied to any of its calls: a result, or {@code NOSCRIPT} (Redis
+         * answered; the call goes again by source). A batch that only failed in the client or was cancelled does not
+         * count.
+         */
+        private void count(List<ScriptCall> batch) {
+            for (ScriptCall call : batch) {
+                if (!call.reply().isCompletedExceptionally() || noScript(call.reply())) {
+                    answered.incrementAndGet();
+                    return;
+                }
+            }
         }
 
         /** The next batch, or {@code null} (and the lane idle again) when nothing waits. */

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendOutcome;
+import io.guard.ratelimit.BackendPulse;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
@@ -191,6 +192,12 @@ public final class RedisRateLimiter implements RateLimiter {
     @Override
     public String backendName() {
         return "redis";
+    }
+
+    /** Counts the batches Redis answered: evidence that Redis is alive while a call waits (see {@link Pipeline}). */
+    @Override
+    public BackendPulse pulse() {
+        return pipeline;
     }
 
     /**

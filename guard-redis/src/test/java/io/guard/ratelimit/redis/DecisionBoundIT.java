@@ -35,19 +35,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Issue 12 item 4: a decision never waits on the Redis client's own patience. Redisson at its default settings (3 s
- * timeout, retries 1.5 s apart) and Lettuce at Spring Data's (60 s command timeout), against a Redis that refuses
- * connections (stopped) and one that hangs ({@code CLIENT PAUSE}): each decision is answered by its failure policy,
- * three failures open the backend breaker, calls are then answered without a round trip, and the trial call is
- * bounded the same way. No wall-clock speed is asserted: {@link #HANG_GUARD} only keeps a regression from hanging
- * the build (the clients' own defaults would need 4.5 s or more per call).
+ * Issue 12 item 4 and issue 22 item 2: a decision never waits on the Redis client's own patience, and the rule that
+ * tells a sick Redis from a busy client still sees every sick Redis. Redisson at its default settings (3 s timeout,
+ * retries 1.5 s apart) and Lettuce at Spring Data's (60 s command timeout), against a Redis that refuses connections
+ * (stopped), whose connections are reset (killed with SIGKILL), and one that hangs in three ways ({@code CLIENT PAUSE},
+ * {@code DEBUG SLEEP}, the process stopped with SIGSTOP): each decision is answered by its failure policy, three
+ * failures open the backend breaker, calls are then answered without a round trip, and the trial call is bounded the
+ * same way. No wall-clock speed is asserted: {@link #HANG_GUARD} only keeps a regression from hanging the build (the
+ * clients' own defaults would need 4.5 s or more per call; Guard's bound is the timeout, 250 ms, or the patience
+ * limit, 1 s, on a machine whose CPU is saturated, as a build machine often is).
  */
 class DecisionBoundIT {
 
     /** Far above Guard's 250 ms, below what either client's defaults make a call wait. */
     private static final long HANG_GUARD = 3;
 
-    private final DedicatedRedis server = RedisServers.startDedicated();
+    private final DedicatedRedis server = RedisServers.startDedicated("--enable-debug-command", "yes");
     private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
     private final CircuitBreaker breaker = breakers.circuitBreaker("guard-rate-limit-backend",
             FailoverRateLimiter.recommendedBreakerConfig());
@@ -70,11 +73,15 @@ class DecisionBoundIT {
         if (lettuce != null) {
             lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(1));
         }
+        if (server.isRunning()) {
+            server.thaw(); // a frozen server must be able to die
+        }
         server.close();
     }
 
     @ParameterizedTest(name = "{0}, Redis {1}")
-    @CsvSource({"redisson, stopped", "redisson, paused", "lettuce, stopped", "lettuce, paused"})
+    @CsvSource({"redisson, stopped", "redisson, reset", "redisson, paused", "redisson, sleeping", "redisson, frozen",
+            "lettuce, stopped", "lettuce, reset", "lettuce, paused", "lettuce, sleeping", "lettuce, frozen"})
     void everyDecisionFollowsThePolicyAfterTheTimeoutAndTheBreakerOpensAfterThreeFailures(String client, String fault)
             throws Exception {
         connect(client);
@@ -87,11 +94,7 @@ class DecisionBoundIT {
         assertThat(breaker.snapshot().successfulCalls()).as("a healthy history").isEqualTo(5);
         long batchesBefore = redis.batchesSent();
 
-        if (fault.equals("stopped")) {
-            server.stop();
-        } else {
-            assertThat(server.endpoint("").call("CLIENT", "PAUSE", "60000", "ALL")).isEqualTo("OK");
-        }
+        injure(fault);
 
         assertThatThrownBy(() -> decide("pay")).as("FAIL_CLOSED refuses")
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RateLimiterBackendException.class);
@@ -115,6 +118,44 @@ class DecisionBoundIT {
         breaker.transitionToHalfOpenState();
         assertThat(decide("browse").allowed()).as("the trial call is answered by the policy").isTrue();
         assertThat(breaker.state()).as("the trial failed within the bound").isEqualTo(State.OPEN);
+    }
+
+    private void injure(String fault) {
+        switch (fault) {
+            case "stopped" -> server.stop();
+            case "reset" -> server.kill();
+            case "paused" -> assertThat(server.endpoint("").call("CLIENT", "PAUSE", "60000", "ALL")).isEqualTo("OK");
+            case "sleeping" -> {
+                Thread sleeper = new Thread(() -> {
+                    try {
+                        server.endpoint("").call("DEBUG", "SLEEP", "60");
+                    } catch (RuntimeException expected) {
+                        // the test ends (and kills the server) long before the sleep does
+                    }
+                }, "debug-sleep");
+                sleeper.setDaemon(true);
+                sleeper.start();
+                awaitBlocked();
+            }
+            case "frozen" -> server.freeze();
+            default -> throw new IllegalArgumentException(fault);
+        }
+    }
+
+    /** Until a PING of our own goes unanswered: the server is inside DEBUG SLEEP. */
+    private void awaitBlocked() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            CompletableFuture<Object> ping = CompletableFuture.supplyAsync(() -> server.endpoint("").call("PING"));
+            try {
+                ping.get(200, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException blocked) {
+                return;
+            } catch (InterruptedException | ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(System.nanoTime()).as("DEBUG SLEEP blocks the server within 10 s").isLessThan(deadline);
+        }
     }
 
     private void connect(String client) {

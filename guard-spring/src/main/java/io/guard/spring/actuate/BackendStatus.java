@@ -10,7 +10,10 @@ import org.jspecify.annotations.Nullable;
  * @param breakerState  the state of the breaker guarding the backend, or {@code null} without one
  * @param lastError     the class of the last backend failure, or {@code null}
  * @param lastErrorTime when it happened (ISO-8601), or {@code null}
+ * @param since         while not up: since when decisions follow the failure policies (ISO-8601), else {@code null}
+ * @param reason        why, in a word ({@code timeout}, {@code connection}, {@code breaker-open}, {@code error}), or
+ *                      {@code null}
  */
 record BackendStatus(String name, boolean up, @Nullable String breakerState, @Nullable String lastError,
-                     @Nullable String lastErrorTime) {
+                     @Nullable String lastErrorTime, @Nullable String since, @Nullable String reason) {
 }

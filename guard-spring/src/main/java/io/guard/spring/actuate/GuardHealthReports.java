@@ -82,7 +82,8 @@ public final class GuardHealthReports {
      * does not answer is {@code FAILING_OVER} (a code of its own, which Boot's default status order ignores, so the
      * application stays UP and ready) while every limit can still serve by its {@code on-backend-failure} policy
      * (FAIL_OPEN, LOCAL); it is {@code DOWN} once some limit refuses its calls (FAIL_CLOSED), because then the
-     * application does fail requests. The details name each limit's policy and what it does.
+     * application does fail requests. The details name each limit's policy and what it does, since when
+     * ({@code since}) and why ({@code reason}: {@code timeout}, {@code connection}, {@code breaker-open}, {@code error}).
      */
     public Report backend() {
         return registries.backend().map(backend -> {
@@ -97,6 +98,12 @@ public final class GuardHealthReports {
             }
             if (backend.up()) {
                 return new Report("UP", null, details);
+            }
+            if (backend.since() != null) {
+                details.put("since", backend.since());
+            }
+            if (backend.reason() != null) {
+                details.put("reason", backend.reason());
             }
             Map<String, String> policies = new LinkedHashMap<>();
             boolean refusing = false;

@@ -100,7 +100,8 @@ final class GuardRegistries {
     private BackendStatus backendStatus() {
         var health = limiters.backendHealth();
         return new BackendStatus(health.backend(), health.up(), health.breakerState(), health.lastError(),
-                health.lastErrorTime() == null ? null : health.lastErrorTime().toString());
+                health.lastErrorTime() == null ? null : health.lastErrorTime().toString(),
+                health.downSince() == null ? null : health.downSince().toString(), health.reason());
     }
 
     /** Every buffered event of every breaker, limiter and bulkhead, newest first. */

@@ -1,5 +1,6 @@
 package io.guard.spring.actuate;
 
+import io.guard.ratelimit.BackendFailureReason;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitObserver;
 import io.guard.ratelimit.RateLimitPolicy;
@@ -12,7 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Counts rate-limit decisions and times the backend, per limiter name. Meters are created once per limiter and
+ * Counts rate-limit decisions, and the decisions a failure policy made by reason, and times the backend, per limiter
+ * name. Meters are created once per limiter and
  * found by name afterwards; they are tagged with the limiter's name only, never with the resolved key (a user id
  * or an IP would give every user a time series).
  */
@@ -20,6 +22,7 @@ final class RateLimiterMeters implements RateLimitObserver {
 
     static final String REQUESTS = "guard.ratelimit.requests";
     static final String BACKEND_LATENCY = "guard.ratelimit.backend.latency";
+    static final String BACKEND_FAILURES = "guard.ratelimit.backend.failures";
 
     private final MeterRegistry registry;
     private final Map<String, Meters> byName = new ConcurrentHashMap<>();
@@ -39,6 +42,7 @@ final class RateLimiterMeters implements RateLimitObserver {
     public void onBackendError(RateLimitPolicy policy, Throwable error, long latencyNanos) {
         Meters meters = meters(policy.name());
         meters.error.increment();
+        meters.failures[BackendFailureReason.of(error).ordinal()].increment();
         meters.latency.record(latencyNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -57,11 +61,20 @@ final class RateLimiterMeters implements RateLimitObserver {
         final Counter rejected;
         final Counter error;
         final Timer latency;
+        /** By {@link BackendFailureReason#ordinal()}. */
+        final Counter[] failures;
 
         Meters(MeterRegistry registry, String name) {
             permitted = requests(registry, name, "permitted");
             rejected = requests(registry, name, "rejected");
             error = requests(registry, name, "error");
+            BackendFailureReason[] reasons = BackendFailureReason.values();
+            failures = new Counter[reasons.length];
+            for (BackendFailureReason reason : reasons) {
+                failures[reason.ordinal()] = Counter.builder(BACKEND_FAILURES).tags("name", name, "reason", reason.tag())
+                        .description("Decisions a failure policy made because the backend could not, by reason")
+                        .register(registry);
+            }
             latency = Timer.builder(BACKEND_LATENCY).tag("name", name)
                     .description("Time the rate-limit backend took to decide").register(registry);
         }

@@ -18,9 +18,10 @@ public class RateLimitRedisProperties {
     private int maxBatch = 64;
 
     /**
-     * The longest a decision (alone or in a pipelined batch) waits for Redis, whatever the client's own timeouts and
-     * retries; a decision not answered by then follows the limit's on-backend-failure, and counts as a failure for
-     * the guard-rate-limit-backend breaker, whose trial calls have the same bound.
+     * The longest a decision (alone or in a pipelined batch) waits for a silent Redis, whatever the client's own
+     * timeouts and retries; a decision not answered by then follows the limit's on-backend-failure, and counts as a
+     * failure for the guard-rate-limit-backend breaker, whose trial calls have the same bound. While Redis answers
+     * other calls, before its first reply, or while this JVM is stalled, a decision waits up to 4 x this instead.
      */
     private Duration timeout = Duration.ofMillis(250);
 

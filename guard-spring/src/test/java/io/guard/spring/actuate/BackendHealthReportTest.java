@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import java.net.ConnectException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -58,6 +59,20 @@ class BackendHealthReportTest {
                 "cart", "LOCAL: calls are counted in this instance",
                 "search", "FAIL_OPEN: calls are allowed without counting"));
         assertThat(report.details().get("lastError")).asString().contains("ConnectException");
+    }
+
+    @Test
+    void saysSinceWhenAndWhyTheLimitsFollowTheirFailurePolicy() {
+        limiters.register(policy("search", BackendFailurePolicy.FAIL_OPEN));
+        Instant before = Instant.now();
+        limiters.tryAcquire("search", "k", 1);
+        limiters.tryAcquire("search", "k", 1);
+
+        Report report = GuardHealthReports.of(null, limiters, name -> false).backend();
+
+        assertThat(report.details().get("reason")).isEqualTo("connection");
+        Instant since = Instant.parse((String) report.details().get("since"));
+        assertThat(since).isBetween(before, Instant.now());
     }
 
     @Test

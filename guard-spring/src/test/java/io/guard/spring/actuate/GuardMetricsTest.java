@@ -51,6 +51,49 @@ class GuardMetricsTest {
     }
 
     @Test
+    void decisionsAFailurePolicyMadeAreCountedByReasonNeverByKey() {
+        RateLimiterRegistry failing = new RateLimiterRegistry(new io.guard.ratelimit.FailoverRateLimiter(
+                new Refusing(), new LocalRateLimiter(Clock.systemUTC()), breakers.circuitBreaker("backend",
+                io.guard.ratelimit.FailoverRateLimiter.recommendedBreakerConfig()), Clock.systemUTC()),
+                Clock.systemUTC(), 10);
+        failing.register(RateLimitPolicy.of("api", Algorithm.FIXED_WINDOW, 2, Duration.ofMinutes(1)));
+        new GuardMetrics(breakers, failing).bindTo(registry);
+
+        for (int i = 0; i < 5; i++) {
+            failing.tryAcquire("api", "user-42", 1);
+        }
+
+        assertThat(registry.get("guard.ratelimit.backend.failures").tags("name", "api", "reason", "connection")
+                .counter().count()).as("refused until the breaker opened").isEqualTo(3);
+        assertThat(registry.get("guard.ratelimit.backend.failures").tags("name", "api", "reason", "breaker-open")
+                .counter().count()).isEqualTo(2);
+        assertThat(registry.get("guard.ratelimit.backend.failures").tags("name", "api", "reason", "timeout")
+                .counter().count()).isZero();
+        assertThat(registry.getMeters()).allSatisfy(meter ->
+                assertThat(meter.getId().getTags()).noneMatch(tag -> tag.getValue().contains("user-42")));
+        failing.close();
+    }
+
+    /** A backend whose server refuses connections. */
+    private static final class Refusing implements io.guard.ratelimit.RateLimiter {
+        @Override
+        public java.util.concurrent.CompletionStage<io.guard.ratelimit.BackendOutcome> decide(RateLimitPolicy policy,
+                                                                                          String key, long permits) {
+            return java.util.concurrent.CompletableFuture.failedFuture(new io.guard.ratelimit
+                    .RateLimiterBackendException("refused", new java.net.ConnectException("Connection refused")));
+        }
+
+        @Override
+        public String backendName() {
+            return "redis";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
     void aLimiterShowsZeroBeforeItsFirstRequest() {
         limiters.register(RateLimitPolicy.of("quiet", Algorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(1)));
 

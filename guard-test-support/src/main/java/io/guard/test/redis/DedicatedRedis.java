@@ -42,6 +42,28 @@ public final class DedicatedRedis implements AutoCloseable {
         process.stop();
     }
 
+    /**
+     * Stops the server process where it stands ({@code SIGSTOP}): connections stay open, nothing is answered, as
+     * with a server hung in a kernel stall or a stopped container. {@link #thaw()} lets it go on.
+     */
+    public void freeze() {
+        process.signal("STOP");
+    }
+
+    /** Lets a {@link #freeze() frozen} server go on ({@code SIGCONT}). */
+    public void thaw() {
+        process.signal("CONT");
+    }
+
+    /**
+     * Kills the server at once ({@code SIGKILL}): its connections are reset rather than closed by a shutdown, and
+     * new ones are refused. {@link #start()} brings an empty server back.
+     */
+    public void kill() {
+        process.signal("KILL");
+        process.stop();
+    }
+
     /** Starts an empty server on the same port and waits until it answers; does nothing if it runs already. */
     public void start() {
         process.start();

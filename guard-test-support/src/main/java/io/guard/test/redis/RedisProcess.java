@@ -104,6 +104,24 @@ final class RedisProcess {
                 + START_TIMEOUT_MILLIS + " ms: " + tail(log));
     }
 
+    /** Sends {@code signal} ({@code STOP}, {@code CONT}, {@code KILL}) to the running server, and waits for kill. */
+    synchronized void signal(String signal) {
+        if (process == null) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kill -" + signal, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling redis-server", e);
+        }
+    }
+
     synchronized void stop() {
         if (process == null) {
             return;

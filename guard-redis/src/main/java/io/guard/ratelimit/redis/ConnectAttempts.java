@@ -114,11 +114,31 @@ final class ConnectAttempts<T> {
 
     /** No attempt after this one; what the last attempt yields, now or once it succeeds, goes to {@code close}. */
     void close(Consumer<T> close) {
-        closed = true;
+        // Once only: the backend and the bean that made the connection both close it on shutdown, and Lettuce warns
+        // "Connection is already closed" for every second close.
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
         CompletableFuture<T> attempt = current.get();
         if (attempt != null) {
             attempt.thenAccept(close);
         }
+    }
+
+    /**
+     * Drops {@code stale}, the connected result, and hands it to {@code close}, so that the next {@link #get} makes a
+     * fresh attempt at once; does nothing when {@code stale} is no longer the connected result or after
+     * {@link #close}. Actions already run by {@link #whenConnected} are not run again on the fresh result.
+     */
+    void replace(T stale, Consumer<T> close) {
+        CompletableFuture<T> attempt = current.get();
+        if (closed || attempt == null || connected() != stale || !current.compareAndSet(attempt, null)) {
+            return;
+        }
+        close.accept(stale);
     }
 
     /** The connected result if an attempt has succeeded, else {@code null}; never starts an attempt. */

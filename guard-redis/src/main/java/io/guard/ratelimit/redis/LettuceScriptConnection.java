@@ -42,7 +42,12 @@ import java.util.function.Supplier;
  *
  * <p>Both connections are made off the caller's thread ({@link ConnectAttempts}): at start-up by the warm-up
  * ({@link #connect()}), else on first use, and again after a failed attempt, so the application starts while Redis is
- * down and no caller waits for a connect. Once made, Lettuce reconnects them by itself.
+ * down and no caller waits for a connect. Once made, Lettuce reconnects them by itself, but with a back-off that
+ * grows to 30 s (the client's {@code reconnectDelay}): after a long outage the limits would wait up to that long
+ * for Redis to be used again. So a script connection found closed for {@value #RECONNECT_AFTER_MILLIS} ms or more
+ * when a batch is to be sent (the backend breaker's trial call, every 2 s while Redis is down) is replaced by a
+ * fresh connect, which reaches a Redis that is back at once. The pub/sub connection is left to Lettuce: a reset
+ * message missed meanwhile is made good when it subscribes again.
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
@@ -52,6 +57,11 @@ public final class LettuceScriptConnection extends ScriptConnection {
     private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;
     private final Duration timeout;
     private final boolean clustered;
+    /** {@link System#nanoTime()} when the script connection was first found closed; 0 while it is open. */
+    private volatile long closedSince;
+
+    /** How long the script connection may stay closed before a batch to send replaces it. */
+    static final long RECONNECT_AFTER_MILLIS = 1000;
 
     private LettuceScriptConnection(Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
                                     Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
@@ -125,7 +135,27 @@ public final class LettuceScriptConnection extends ScriptConnection {
     @Override
     void send(List<ScriptCall> calls) {
         pubSub.retryIfAwaited(); // a subscription waiting for its connection tries again with each batch
+        replaceIfClosedTooLong();
         connection.sendWhenConnected(calls, this::dispatch);
+    }
+
+    /** See the class comment: a connection Lettuce has not brought back within a second is made afresh. */
+    private void replaceIfClosedTooLong() {
+        StatefulConnection<String, String> made = connection.connected();
+        if (made == null || made.isOpen()) {
+            if (closedSince != 0) {
+                closedSince = 0;
+            }
+            return;
+        }
+        long now = System.nanoTime();
+        long since = closedSince;
+        if (since == 0) {
+            closedSince = now;
+        } else if (now - since >= TimeUnit.MILLISECONDS.toNanos(RECONNECT_AFTER_MILLIS)) {
+            closedSince = 0;
+            connection.replace(made, StatefulConnection::close);
+        }
     }
 
     private void dispatch(StatefulConnection<String, String> connection, List<ScriptCall> calls) {

@@ -2,6 +2,8 @@ package io.guard.ratelimit.redis;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -85,5 +87,51 @@ class ConnectAttemptsTest {
         ran.get(5, TimeUnit.SECONDS); // the actions run in the order given: the forgotten one's turn has passed
         assertThat(forgottenRuns).hasValue(0);
         assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void closingTwiceClosesTheConnectionOnce() throws Exception {
+        CompletableFuture<String> first = attempts.get();
+        nextAttempt().complete("connection");
+        first.get(5, TimeUnit.SECONDS);
+        AtomicInteger closes = new AtomicInteger();
+
+        attempts.close(connection -> closes.incrementAndGet());
+        attempts.close(connection -> closes.incrementAndGet());
+
+        assertThat(closes).hasValue(1);
+    }
+
+    @Test
+    void aReplacedConnectionIsClosedAndTheNextGetMakesAFreshAttempt() throws Exception {
+        CompletableFuture<String> first = attempts.get();
+        nextAttempt().complete("stale");
+        first.get(5, TimeUnit.SECONDS);
+        List<String> closed = new ArrayList<>();
+
+        attempts.replace("another", closed::add); // not the connected one: nothing happens
+        assertThat(attempts.connected()).isEqualTo("stale");
+        attempts.replace("stale", closed::add);
+
+        assertThat(closed).containsExactly("stale");
+        assertThat(attempts.connected()).isNull();
+        CompletableFuture<String> fresh = attempts.get();
+        nextAttempt().complete("fresh");
+        assertThat(fresh.get(5, TimeUnit.SECONDS)).isEqualTo("fresh");
+        assertThat(attempts.connected()).isEqualTo("fresh");
+    }
+
+    @Test
+    void nothingIsReplacedOnceClosed() throws Exception {
+        CompletableFuture<String> first = attempts.get();
+        nextAttempt().complete("connection");
+        first.get(5, TimeUnit.SECONDS);
+        List<String> closed = new ArrayList<>();
+        attempts.close(closed::add);
+
+        attempts.replace("connection", closed::add);
+
+        assertThat(closed).containsExactly("connection");
+        assertThat(made).isEmpty();
     }
 }

@@ -1,10 +1,5 @@
 package io.guard.spring.web;
 
-import io.guard.breaker.CallNotPermittedException;
-import io.guard.bulkhead.BulkheadFullException;
-import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.spring.ratelimit.InvalidPermitsException;
-import io.guard.spring.ratelimit.MissingRateLimitKeyException;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -62,7 +57,7 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
     @Override
     public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
                                          Exception error) {
-        Optional<Class<? extends Throwable>> guardType = guardType(error);
+        Optional<Class<? extends Throwable>> guardType = ProblemAnswers.guardType(error);
         if (guardType.isEmpty()) {
             return null;
         }
@@ -91,17 +86,6 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
             log.warn("Could not write Guard's {} answer: {}", answer.get().getStatusCode(), e.toString());
             return false;
         }
-    }
-
-    static Optional<Class<? extends Throwable>> guardType(Throwable error) {
-        for (Class<? extends Throwable> type : List.of(RateLimitExceededException.class,
-                CallNotPermittedException.class, BulkheadFullException.class, RateLimiterBackendException.class,
-                MissingRateLimitKeyException.class, InvalidPermitsException.class)) {
-            if (type.isInstance(error)) {
-                return Optional.of(type);
-            }
-        }
-        return Optional.empty();
     }
 
     private static Optional<ResponseEntity<ProblemDetail>> problem(Throwable error, HttpServletRequest request,

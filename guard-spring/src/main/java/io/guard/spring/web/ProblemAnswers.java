@@ -59,7 +59,7 @@ final class ProblemAnswers {
     /** The Guard refusal in {@code error}'s cause chain (frameworks wrap it), or null. */
     static Throwable refusal(Throwable error) {
         for (Throwable current = error; current != null; current = current.getCause()) {
-            if (GuardServletExceptionHandler.guardType(current).isPresent()) {
+            if (guardType(current).isPresent()) {
                 return current;
             }
             if (current.getCause() == current) {
@@ -67,6 +67,21 @@ final class ProblemAnswers {
             }
         }
         return null;
+    }
+
+    /**
+     * The Guard refusal type {@code error} is, or empty. Here and not in an MVC or WebFlux class: both stacks ask, and
+     * either may be missing from the class path.
+     */
+    static Optional<Class<? extends Throwable>> guardType(Throwable error) {
+        for (Class<? extends Throwable> type : List.of(RateLimitExceededException.class,
+                CallNotPermittedException.class, BulkheadFullException.class, RateLimiterBackendException.class,
+                MissingRateLimitKeyException.class, InvalidPermitsException.class)) {
+            if (type.isInstance(error)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
     }
 
     static ResponseEntity<ProblemDetail> rateLimited(RateLimitExceededException e, String path) {

@@ -1,13 +1,17 @@
 package io.guard.breaker;
 
+import io.guard.refusal.Refusal;
+import io.guard.refusal.RefusalKind;
+
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Thrown when a circuit breaker refuses a call. It names the breaker and says how long until it may admit calls,
  * which the HTTP layer turns into {@code 503} with {@code Retry-After}.
  */
-public class CallNotPermittedException extends RuntimeException {
+public class CallNotPermittedException extends RuntimeException implements Refusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -44,5 +48,22 @@ public class CallNotPermittedException extends RuntimeException {
     /** The time until the breaker may admit a call; zero when unknown (FORCED_OPEN, a full HALF_OPEN). */
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    @Override
+    public RefusalKind refusalKind() {
+        return RefusalKind.CIRCUIT_OPEN;
+    }
+
+    /** {@link #retryAfter()}, except FORCED_OPEN: it has no known end, so no hint rather than a made-up one. */
+    @Override
+    public Optional<Duration> retryAfterHint() {
+        return state == State.FORCED_OPEN ? Optional.empty() : Optional.of(retryAfter);
+    }
+
+    /** The {@link #breakerName()}. */
+    @Override
+    public String refusedBy() {
+        return breakerName;
     }
 }

@@ -1,10 +1,16 @@
 package io.guard.bulkhead;
 
+import io.guard.refusal.Refusal;
+import io.guard.refusal.RefusalKind;
+
+import java.time.Duration;
+import java.util.Optional;
+
 /**
  * Thrown when a bulkhead refuses a call because {@code maxConcurrentCalls} calls are running. The HTTP layer
  * answers it like an open breaker: the fallback if there is one, else {@code 503}.
  */
-public class BulkheadFullException extends RuntimeException {
+public class BulkheadFullException extends RuntimeException implements Refusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -24,5 +30,22 @@ public class BulkheadFullException extends RuntimeException {
 
     public int maxConcurrentCalls() {
         return maxConcurrentCalls;
+    }
+
+    @Override
+    public RefusalKind refusalKind() {
+        return RefusalKind.BULKHEAD_FULL;
+    }
+
+    /** Empty: when a running call ends is not known. */
+    @Override
+    public Optional<Duration> retryAfterHint() {
+        return Optional.empty();
+    }
+
+    /** The {@link #bulkheadName()}. */
+    @Override
+    public String refusedBy() {
+        return bulkheadName;
     }
 }

@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Spring MVC answers for Guard's refusals (see {@link ProblemAnswers}), as a {@link HandlerExceptionResolver} that
+ * Spring MVC answers for Guard's refusals (see {@link RefusalAnswers}), as a {@link HandlerExceptionResolver} that
  * runs before {@code @ExceptionHandler} resolution. It steps aside when the application maps the refusal itself
  * (an {@code @ExceptionHandler} for a Guard exception type, in the controller or an applicable advice): the more
  * specific handler wins, Guard's answer is the default, and a catch-all {@code @ExceptionHandler(Exception.class)}
@@ -57,7 +57,7 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
     @Override
     public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
                                          Exception error) {
-        Optional<Class<? extends Throwable>> guardType = ProblemAnswers.guardType(error);
+        Optional<Class<? extends Throwable>> guardType = RefusalAnswers.guardType(error);
         if (guardType.isEmpty()) {
             return null;
         }
@@ -94,6 +94,6 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
             // Recording (again) sets the RateLimit fields on the response, whatever happened to it since.
             ServletRateLimitDecisionSinks.decisions(request, response).record(e.policy(), e.decision());
         }
-        return ProblemAnswers.of(error, request.getRequestURI());
+        return RefusalAnswers.of(error, request.getRequestURI());
     }
 }

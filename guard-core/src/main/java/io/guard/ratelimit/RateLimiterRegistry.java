@@ -18,11 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -42,14 +40,12 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     private final RateLimiter backend;
     private final Clock clock;
+    private final DecisionRecords records;
     private final int eventBufferSize;
     private final LongSupplier nanoTime;
-    private final Map<String, Limit> limits = new ConcurrentHashMap<>();
-    private final List<GuardEventListener> listeners = new CopyOnWriteArrayList<>();
-    private final List<RateLimitObserver> observers = new CopyOnWriteArrayList<>();
+    private final Map<String, RegisteredLimit> limits = new ConcurrentHashMap<>();
     private final Object timerLock = new Object();
     private ScheduledExecutorService timer;
-    private volatile BackendHealth lastSeen;
 
     /**
      * @param backend         decides every request; not closed by {@link #close()}
@@ -68,25 +64,25 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
         this.eventBufferSize = eventBufferSize;
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
-        this.lastSeen = BackendHealth.up(backend.backendName());
+        this.records = new DecisionRecords(backend, clock);
     }
 
     /** Registers {@code policy} under its name, replacing a policy of that name (its counters and events stay). */
     public RateLimitPolicy register(RateLimitPolicy policy) {
         Objects.requireNonNull(policy, "policy");
         limits.compute(policy.name(), (name, existing) -> existing == null
-                ? new Limit(policy, new EventBuffer(eventBufferSize)) : existing.withPolicy(policy));
+                ? new RegisteredLimit(policy, new EventBuffer(eventBufferSize)) : existing.withPolicy(policy));
         return policy;
     }
 
     public Optional<RateLimitPolicy> find(String name) {
-        Limit limit = name == null ? null : limits.get(name);
-        return Optional.ofNullable(limit).map(Limit::policy);
+        RegisteredLimit limit = name == null ? null : limits.get(name);
+        return Optional.ofNullable(limit).map(RegisteredLimit::policy);
     }
 
     /** The registered policies (a snapshot). */
     public Collection<RateLimitPolicy> policies() {
-        return limits.values().stream().map(Limit::policy).toList();
+        return limits.values().stream().map(RegisteredLimit::policy).toList();
     }
 
     /**
@@ -105,7 +101,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     /** {@link #tryAcquire} without blocking; a backend failure under {@code FAIL_CLOSED} fails the stage. */
     public CompletionStage<Decision> tryAcquireAsync(String name, String key, long permits) {
-        Limit limit = require(name);
+        RegisteredLimit limit = require(name);
         limit.policy().checkPermits(permits);
         return attempt(limit, key, permits).thenApply(BackendOutcome::decision);
     }
@@ -125,11 +121,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
         if (requests.isEmpty()) {
             return CompletableFuture.completedFuture(List.of()); // nothing to decide, count or wait for: allowed
         }
-        List<Limit> group = new ArrayList<>(requests.size());
+        List<RegisteredLimit> group = new ArrayList<>(requests.size());
         List<RateLimitRequest> resolved = new ArrayList<>(requests.size());
         try {
             for (RateLimitRequest request : requests) {
-                Limit limit = require(request.policy().name());
+                RegisteredLimit limit = require(request.policy().name());
                 limit.policy().checkPermits(request.permits());
                 group.add(limit);
                 resolved.add(new RateLimitRequest(limit.policy(), request.key(), request.permits()));
@@ -147,13 +143,13 @@ public final class RateLimiterRegistry implements AutoCloseable {
         return decided.handle((outcomes, error) -> {
             long latency = nanoTime.getAsLong() - lastStart.get();
             if (error != null) {
-                group.forEach(limit -> record(limit, null, error, latency));
+                group.forEach(limit -> records.record(limit, null, error, latency));
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
             boolean allowed = outcomes.stream().allMatch(outcome -> outcome.decision().allowed());
             for (int i = 0; i < outcomes.size(); i++) {
                 if (allowed || !outcomes.get(i).decision().allowed()) {
-                    record(group.get(i), outcomes.get(i), null, latency);
+                    records.record(group.get(i), outcomes.get(i), null, latency);
                 }
             }
             return outcomes.stream().map(BackendOutcome::decision).toList();
@@ -170,7 +166,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * final answer is counted and reported (with the latency of the last attempt).
      */
     public CompletionStage<Decision> acquire(String name, String key, long permits, Duration maxWait) {
-        Limit limit = require(name);
+        RegisteredLimit limit = require(name);
         limit.policy().checkPermits(permits);
         AtomicLong lastStart = new AtomicLong();
         return new RetryingAcquire(timer(), nanoTime)
@@ -179,7 +175,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
                     return decide(limit, key, permits);
                 }, BackendOutcome::decision, maxWait)
                 .handle((outcome, error) -> {
-                    record(limit, outcome, error, nanoTime.getAsLong() - lastStart.get());
+                    records.record(limit, outcome, error, nanoTime.getAsLong() - lastStart.get());
                     if (error != null) {
                         throw error instanceof CompletionException c ? c : new CompletionException(error);
                     }
@@ -212,13 +208,13 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     /** Counters of the limiter named {@code name} since start-up. */
     public LimiterStats stats(String name) {
-        Limit limit = require(name);
+        RegisteredLimit limit = require(name);
         return new LimiterStats(limit.permitted.sum(), limit.rejected.sum(), limit.errors.sum());
     }
 
     /** Receives RATE_LIMITED and BACKEND_FAILURE events of every limiter. */
     public void addListener(GuardEventListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        records.addListener(listener);
     }
 
     /** The recent events of the limiter named {@code name}, newest first. */
@@ -227,7 +223,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
     }
 
     public void addObserver(RateLimitObserver observer) {
-        observers.add(Objects.requireNonNull(observer, "observer"));
+        records.addObserver(observer);
     }
 
     public RateLimiter backend() {
@@ -239,7 +235,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * request this registry sent it.
      */
     public BackendHealth backendHealth() {
-        return backend.health().orElse(lastSeen);
+        return records.backendHealth();
     }
 
     /** Stops the timer behind {@link #acquire}; the backend is left to its owner. */
@@ -252,10 +248,10 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
     }
 
-    private CompletionStage<BackendOutcome> attempt(Limit limit, String key, long permits) {
+    private CompletionStage<BackendOutcome> attempt(RegisteredLimit limit, String key, long permits) {
         long start = nanoTime.getAsLong();
         return decide(limit, key, permits).handle((outcome, error) -> {
-            record(limit, outcome, error, nanoTime.getAsLong() - start);
+            records.record(limit, outcome, error, nanoTime.getAsLong() - start);
             if (error != null) {
                 throw error instanceof CompletionException c ? c : new CompletionException(error);
             }
@@ -272,62 +268,12 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
     }
 
-    private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {
+    private CompletionStage<BackendOutcome> decide(RegisteredLimit limit, String key, long permits) {
         return call(() -> backend.decide(limit.policy(), key, permits));
     }
 
-    private void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
-        RateLimitPolicy policy = limit.policy();
-        Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();
-        if (failure != null) {
-            limit.errors.increment();
-            if (backend.health().isEmpty()) {
-                lastSeen = new BackendHealth(false, backend.backendName(), null, Failures.describe(failure),
-                        clock.instant());
-            }
-            observers.forEach(o -> notify(() -> o.onBackendError(policy, failure, latencyNanos)));
-            publish(limit, GuardEvent.Type.BACKEND_FAILURE, latencyNanos, Map.of(
-                    "error", Failures.describe(failure),
-                    "onBackendFailure", policy.onBackendFailure().name(),
-                    "backend", backend.backendName()));
-        } else {
-            (outcome.decision().allowed() ? limit.permitted : limit.rejected).increment();
-            if (!lastSeen.up()) {
-                lastSeen = new BackendHealth(true, backend.backendName(), null, lastSeen.lastError(),
-                        lastSeen.lastErrorTime());
-            }
-            observers.forEach(o -> notify(() -> o.onDecision(policy, outcome.decision(), latencyNanos)));
-        }
-        if (outcome != null && !outcome.decision().allowed()) {
-            publish(limit, GuardEvent.Type.RATE_LIMITED, latencyNanos, Map.of(
-                    "retryAfterMillis", Long.toString(ceilMillis(outcome.decision().retryAfter())),
-                    "remaining", Long.toString(outcome.decision().remaining()),
-                    "limit", Long.toString(outcome.decision().limit())));
-        }
-    }
-
-    private void publish(Limit limit, GuardEvent.Type type, long latencyNanos, Map<String, String> details) {
-        GuardEvent event = new GuardEvent(GuardEvent.Source.RATE_LIMITER, limit.policy().name(), type, clock.instant(),
-                Duration.ofNanos(latencyNanos), details);
-        limit.events.onEvent(event);
-        listeners.forEach(l -> notify(() -> l.onEvent(event)));
-    }
-
-    private static void notify(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            log.warn("A rate-limit listener or observer threw; ignored", e);
-        }
-    }
-
-    private static long ceilMillis(Duration duration) {
-        long millis = duration.toMillis();
-        return duration.minusMillis(millis).isZero() ? millis : millis + 1;
-    }
-
-    private Limit require(String name) {
-        Limit limit = name == null ? null : limits.get(name);
+    private RegisteredLimit require(String name) {
+        RegisteredLimit limit = name == null ? null : limits.get(name);
         if (limit == null) {
             throw new IllegalArgumentException("no rate limiter named '" + name + "'; registered: "
                     + limits.keySet().stream().sorted().toList());
@@ -345,29 +291,6 @@ public final class RateLimiterRegistry implements AutoCloseable {
                 });
             }
             return timer;
-        }
-    }
-
-    /** A policy with its counters and events; replacing the policy keeps them. */
-    private static final class Limit {
-        private volatile RateLimitPolicy policy;
-        final EventBuffer events;
-        final LongAdder permitted = new LongAdder();
-        final LongAdder rejected = new LongAdder();
-        final LongAdder errors = new LongAdder();
-
-        Limit(RateLimitPolicy policy, EventBuffer events) {
-            this.policy = policy;
-            this.events = events;
-        }
-
-        RateLimitPolicy policy() {
-            return policy;
-        }
-
-        Limit withPolicy(RateLimitPolicy replacement) {
-            this.policy = replacement;
-            return this;
         }
     }
 }

@@ -3,9 +3,6 @@ package io.guard.bulkhead;
 import io.guard.refusal.Refusal;
 import io.guard.refusal.RefusalKind;
 
-import java.time.Duration;
-import java.util.Optional;
-
 /**
  * Thrown when a bulkhead refuses a call because {@code maxConcurrentCalls} calls are running. The HTTP layer
  * answers it like an open breaker: the fallback if there is one, else {@code 503}.
@@ -35,12 +32,6 @@ public class BulkheadFullException extends RuntimeException implements Refusal {
     @Override
     public RefusalKind refusalKind() {
         return RefusalKind.BULKHEAD_FULL;
-    }
-
-    /** Empty: when a running call ends is not known. */
-    @Override
-    public Optional<Duration> retryAfterHint() {
-        return Optional.empty();
     }
 
     /** The {@link #bulkheadName()}. */

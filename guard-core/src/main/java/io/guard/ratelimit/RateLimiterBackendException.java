@@ -3,9 +3,6 @@ package io.guard.ratelimit;
 import io.guard.refusal.Refusal;
 import io.guard.refusal.RefusalKind;
 
-import java.time.Duration;
-import java.util.Optional;
-
 /**
  * The rate-limit backend could not decide (Redis unreachable, timed out, or answered with an error). Failure
  * policies ({@link BackendFailurePolicy}) turn it into an allow, a 503 or a local decision.
@@ -21,12 +18,6 @@ public class RateLimiterBackendException extends RuntimeException implements Ref
     @Override
     public RefusalKind refusalKind() {
         return RefusalKind.BACKEND_UNAVAILABLE;
-    }
-
-    /** Empty: when the backend answers again is not known. */
-    @Override
-    public Optional<Duration> retryAfterHint() {
-        return Optional.empty();
     }
 
     /** Null: a backend failure is not one limit's. */

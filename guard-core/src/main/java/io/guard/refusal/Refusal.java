@@ -13,10 +13,12 @@ public interface Refusal {
     RefusalKind refusalKind();
 
     /**
-     * How long until the same call may be let in (an HTTP {@code Retry-After}); empty when that is not known or
-     * when waiting would not help.
+     * How long until the same call may be let in (an HTTP {@code Retry-After}); empty, the default, when that is not
+     * known (a full bulkhead, a backend failure) or when waiting would not help (the caller's mistakes).
      */
-    Optional<Duration> retryAfterHint();
+    default Optional<Duration> retryAfterHint() {
+        return Optional.empty();
+    }
 
     /** The name of the limit, breaker or bulkhead that refused; null when no single one did (a backend failure). */
     String refusedBy();

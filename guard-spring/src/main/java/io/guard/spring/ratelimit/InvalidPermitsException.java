@@ -3,9 +3,6 @@ package io.guard.spring.ratelimit;
 import io.guard.refusal.Refusal;
 import io.guard.refusal.RefusalKind;
 
-import java.time.Duration;
-import java.util.Optional;
-
 /**
  * A call asked a limit for a number of permits it can never grant: the {@code permits} expression yielded null,
  * less than 1, or more than the limit's rate (burst for TOKEN_BUCKET). Such a request is the caller's mistake, often
@@ -31,12 +28,6 @@ public class InvalidPermitsException extends IllegalArgumentException implements
     @Override
     public RefusalKind refusalKind() {
         return RefusalKind.PERMITS_INVALID;
-    }
-
-    /** Empty: waiting would not help. */
-    @Override
-    public Optional<Duration> retryAfterHint() {
-        return Optional.empty();
     }
 
     /** The {@link #policyName()}. */

@@ -3,9 +3,6 @@ package io.guard.spring.ratelimit;
 import io.guard.refusal.Refusal;
 import io.guard.refusal.RefusalKind;
 
-import java.time.Duration;
-import java.util.Optional;
-
 /**
  * A limit's key expression yielded null or an empty string and {@code guard.rate-limit.missing-key} is
  * {@code reject}: the call cannot be attributed to anyone, so it is refused (HTTP 400) instead of silently sharing
@@ -30,12 +27,6 @@ public class MissingRateLimitKeyException extends RuntimeException implements Re
     @Override
     public RefusalKind refusalKind() {
         return RefusalKind.KEY_MISSING;
-    }
-
-    /** Empty: waiting would not help. */
-    @Override
-    public Optional<Duration> retryAfterHint() {
-        return Optional.empty();
     }
 
     /** The {@link #policyName()}. */

@@ -1,7 +1,11 @@
 package io.guard.breaker;
 
+import io.guard.refusal.Refusal;
+import io.guard.refusal.RefusalKind;
+
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Thrown when a circuit breaker refuses a call. It names the breaker and says how long until it may admit calls,
@@ -11,7 +15,7 @@ import java.util.Objects;
  * one: while a breaker is open every call is refused, and the message already says which breaker and why, so
  * filling a trace per refusal would cost time and log lines for nothing.
  */
-public class CallNotPermittedException extends RuntimeException {
+public class CallNotPermittedException extends RuntimeException implements Refusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -63,5 +67,22 @@ public class CallNotPermittedException extends RuntimeException {
     /** The time until the breaker may admit a call; zero when unknown (FORCED_OPEN, a full HALF_OPEN). */
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    @Override
+    public RefusalKind refusalKind() {
+        return RefusalKind.CIRCUIT_OPEN;
+    }
+
+    /** {@link #retryAfter()}, except FORCED_OPEN: it has no known end, so no hint rather than a made-up one. */
+    @Override
+    public Optional<Duration> retryAfterHint() {
+        return state == State.FORCED_OPEN ? Optional.empty() : Optional.of(retryAfter);
+    }
+
+    /** The {@link #breakerName()}. */
+    @Override
+    public String refusedBy() {
+        return breakerName;
     }
 }

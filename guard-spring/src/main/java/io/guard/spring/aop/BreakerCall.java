@@ -4,13 +4,12 @@ import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
 import io.guard.bulkhead.BulkheadFullException;
+import io.guard.refusal.Refusal;
 import io.guard.spring.breaker.ResultRecordedAsFailureException;
 import io.guard.spring.method.BreakerSpec;
 import io.guard.spring.method.FallbackMethods;
 import io.guard.spring.method.GuardEvaluationContexts;
 import io.guard.spring.method.GuardedMethod;
-import io.guard.spring.ratelimit.MissingRateLimitKeyException;
-import io.guard.spring.ratelimit.RateLimitExceededException;
 import org.springframework.expression.EvaluationContext;
 
 import java.util.Optional;
@@ -129,7 +128,7 @@ final class BreakerCall {
      */
     boolean onError(Throwable error) {
         try {
-            if (error instanceof RateLimitExceededException || error instanceof MissingRateLimitKeyException
+            if (error instanceof Refusal refusal && !refusal.refusalKind().breakerOutcome()
                     || error instanceof CancellationException) {
                 permit.release();
                 return false;

@@ -28,16 +28,11 @@ public final class GuardAdvisors {
     /**
      * @param methods    the resolved annotations (created on the first call)
      * @param limiter    decides and counts permits (created on the first call)
+     * @param live       the run-time overrides (shadow mode); its supplier may answer null when there are none
      * @param missingKey what to do when a key expression yields nothing
      * @param sinks      where decisions go for HTTP header fields
      * @param order      the advisor's order; lower is outer
      */
-    public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
-                                           MissingKeyPolicy missingKey, RateLimitDecisionSinks sinks, int order) {
-        return rateLimitAdvisor(methods, limiter, () -> null, missingKey, sinks, order);
-    }
-
-    /** @param live the run-time overrides (shadow mode); its supplier may answer null when there are none */
     public static Advisor rateLimitAdvisor(Supplier<GuardedMethods> methods, Supplier<RateLimiterRegistry> limiter,
                                            Supplier<LiveLimits> live, MissingKeyPolicy missingKey,
                                            RateLimitDecisionSinks sinks, int order) {

@@ -49,10 +49,6 @@ public final class Limiting {
     private final MissingKeyPolicy missingKey;
     private final LiveLimits live;
 
-    Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey) {
-        this(limiter, missingKey, null);
-    }
-
     /** @param live the overrides in force (shadow mode); null when limits never change at run time */
     public Limiting(RateLimiterRegistry limiter, MissingKeyPolicy missingKey, LiveLimits live) {
         this.limiter = limiter;

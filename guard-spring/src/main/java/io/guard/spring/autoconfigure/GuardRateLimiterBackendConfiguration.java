@@ -11,26 +11,17 @@ import io.guard.ratelimit.redis.RedisLimitOverrideStore;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.redis.RedissonScriptConnection;
 import io.guard.ratelimit.redis.ScriptConnection;
+import io.guard.spring.autoconfigure.BackendChoice.RedisClient;
 import io.guard.spring.autoconfigure.RateLimitProperties.Backend;
 import io.guard.spring.autoconfigure.RateLimitRedisProperties.Client;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import java.time.Clock;
@@ -42,7 +33,9 @@ import java.util.UUID;
  * there is one, else Spring Data Redis's {@code RedisConnectionFactory} (Lettuce), else in process with a warning;
  * {@code guard.rate-limit.redis.client} picks the client explicitly. The client becomes a {@link ScriptConnection}
  * bean, the Redis backend is built on whichever exists, and everything backs off when the user defines a
- * {@link RateLimiter} (or a {@link ScriptConnection}).
+ * {@link RateLimiter} (or a {@link ScriptConnection}). The choice is {@link BackendChoice}'s, made once; the nested
+ * configurations only ask for it ({@link ConditionalOnBackendChoice}) and guard class loading with
+ * {@code @ConditionalOnClass}.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.RedisOverrides.class,
@@ -53,8 +46,7 @@ class GuardRateLimiterBackendConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.redisson.api.RedissonClient")
-    @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
-    @Conditional({NotForcedLocal.class, ClientIsRedisson.class})
+    @ConditionalOnBackendChoice(RedisClient.REDISSON)
     static class RedissonScripts {
 
         @Bean
@@ -67,8 +59,7 @@ class GuardRateLimiterBackendConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"org.springframework.data.redis.connection.RedisConnectionFactory",
             "io.lettuce.core.RedisClient"})
-    @ConditionalOnBean(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
-    @Conditional({NotForcedLocal.class, ClientIsSpringData.class})
+    @ConditionalOnBackendChoice(RedisClient.SPRING_DATA_LETTUCE)
     static class SpringDataScripts {
 
         @Bean
@@ -85,7 +76,7 @@ class GuardRateLimiterBackendConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @Conditional({NotForcedLocal.class, RedisClientAvailable.class})
+    @ConditionalOnBackendChoice({RedisClient.REDISSON, RedisClient.SPRING_DATA_LETTUCE})
     @Import({RedissonScripts.class, SpringDataScripts.class})
     static class Redis {
 
@@ -144,7 +135,7 @@ class GuardRateLimiterBackendConfiguration {
 
     /** Overrides in Redis, next to the quotas, so that one override applies to every instance. */
     @Configuration(proxyBeanMethods = false)
-    @Conditional({NotForcedLocal.class, RedisClientAvailable.class})
+    @ConditionalOnBackendChoice({RedisClient.REDISSON, RedisClient.SPRING_DATA_LETTUCE})
     static class RedisOverrides {
 
         @Bean(destroyMethod = "close")
@@ -155,7 +146,7 @@ class GuardRateLimiterBackendConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @Conditional(NoRedisClientOrForcedLocal.class)
+    @ConditionalOnBackendChoice(RedisClient.NONE)
     static class Local {
 
         @Bean(destroyMethod = "close")
@@ -186,95 +177,6 @@ class GuardRateLimiterBackendConfiguration {
                         + "knowingly.");
             }
             return new LocalRateLimiter(Clock.systemUTC());
-        }
-    }
-
-    /** Matches when a client the {@code guard.rate-limit.redis.client} property allows has a bean. */
-    static class RedisClientAvailable extends AnyNestedCondition {
-
-        RedisClientAvailable() {
-            super(ConfigurationPhase.REGISTER_BEAN);
-        }
-
-        @ConditionalOnClass(name = "org.redisson.api.RedissonClient")
-        @ConditionalOnBean(type = "org.redisson.api.RedissonClient")
-        @Conditional(ClientIsRedisson.class)
-        static class Redisson {
-        }
-
-        @ConditionalOnClass(name = {"org.springframework.data.redis.connection.RedisConnectionFactory",
-                "io.lettuce.core.RedisClient"})
-        @ConditionalOnBean(type = "org.springframework.data.redis.connection.RedisConnectionFactory")
-        @Conditional(ClientIsSpringData.class)
-        static class SpringData {
-        }
-    }
-
-    /** Matches when no client the property allows has a bean. */
-    static class NoRedisClient extends NoneNestedConditions {
-
-        NoRedisClient() {
-            super(ConfigurationPhase.REGISTER_BEAN);
-        }
-
-        @Conditional(RedisClientAvailable.class)
-        static class Available {
-        }
-    }
-
-    /** Matches without a Redis client for Guard's scripts, or when {@code guard.rate-limit.backend=local}. */
-    static class NoRedisClientOrForcedLocal extends AnyNestedCondition {
-
-        NoRedisClientOrForcedLocal() {
-            super(ConfigurationPhase.REGISTER_BEAN);
-        }
-
-        @Conditional(NoRedisClient.class)
-        static class Missing {
-        }
-
-        @ConditionalOnProperty(prefix = "guard.rate-limit", name = "backend", havingValue = "local")
-        static class ForcedLocal {
-        }
-    }
-
-    /** Matches when {@code guard.rate-limit.redis.client} is auto or redisson. */
-    static class ClientIsRedisson extends SpringBootCondition {
-
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Client client = client(context);
-            return client == Client.SPRING_DATA ? ConditionOutcome.noMatch("guard.rate-limit.redis.client is spring-data")
-                    : ConditionOutcome.match("guard.rate-limit.redis.client is " + client);
-        }
-    }
-
-    /** Matches when {@code guard.rate-limit.redis.client} is auto or spring-data. */
-    static class ClientIsSpringData extends SpringBootCondition {
-
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Client client = client(context);
-            return client == Client.REDISSON ? ConditionOutcome.noMatch("guard.rate-limit.redis.client is redisson")
-                    : ConditionOutcome.match("guard.rate-limit.redis.client is " + client);
-        }
-    }
-
-    private static Client client(ConditionContext context) {
-        return Binder.get(context.getEnvironment()).bind("guard.rate-limit.redis.client", Client.class)
-                .orElse(Client.AUTO);
-    }
-
-    /** Matches unless {@code guard.rate-limit.backend=local}. */
-    static class NotForcedLocal extends SpringBootCondition {
-
-        @Override
-        public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-            Backend backend = Binder.get(context.getEnvironment())
-                    .bind("guard.rate-limit.backend", Backend.class).orElse(Backend.AUTO);
-            return backend == Backend.LOCAL
-                    ? ConditionOutcome.noMatch("guard.rate-limit.backend is local")
-                    : ConditionOutcome.match("guard.rate-limit.backend is " + backend.name().toLowerCase());
         }
     }
 }

@@ -58,28 +58,14 @@ public final class GuardedMethods {
     /**
      * @param beanFactory    resolves {@code @bean} references in expressions (checked at start-up); may be null
      * @param instances      {@code guard.rate-limit.instances.<name>} as settings ({@link LimitSettings#NONE} if absent)
+     * @param tiers          {@code guard.rate-limit.instances.<name>.tiers} and {@code .default-tier}
+     *                       ({@link LimitTiers#NONE} if absent); each tier's policy is handed to
+     *                       {@code policyListener} as a policy of its own
      * @param defaults       {@code guard.rate-limit.defaults}
      * @param breakers       the breaker of a name (get-or-create)
+     * @param bulkheads      the bulkhead of a breaker name given the bound its annotation asks for (0 = none
+     *                       asked), or null when that name has none
      * @param policyListener told of each distinct policy once, when first seen
-     */
-    public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
-                          Function<String, CircuitBreaker> breakers, Consumer<RateLimitPolicy> policyListener) {
-        this(beanFactory, instances, defaults, breakers, (name, annotated) -> null, policyListener);
-    }
-
-    /**
-     * @param bulkheads the bulkhead of a breaker name given the bound its annotation asks for (0 = none asked),
-     *                  or null when that name has none
-     */
-    public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances, LimitSettings defaults,
-                          Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
-                          Consumer<RateLimitPolicy> policyListener) {
-        this(beanFactory, instances, name -> LimitTiers.NONE, defaults, breakers, bulkheads, policyListener);
-    }
-
-    /**
-     * @param tiers {@code guard.rate-limit.instances.<name>.tiers} and {@code .default-tier} ({@link LimitTiers#NONE}
-     *              if absent); each tier's policy is handed to {@code policyListener} as a policy of its own
      */
     public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances,
                           Function<String, LimitTiers> tiers, LimitSettings defaults,

@@ -2,8 +2,12 @@ package io.guard.spring.ratelimit;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.refusal.Refusal;
+import io.guard.refusal.RefusalKind;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A {@code @RateLimit} refused a call. It names the limit that refused and carries its {@link Decision}, which is
@@ -14,7 +18,7 @@ import java.util.Objects;
  * of them (on a Redis Cluster, where the limits live in different slots, the limits before the refusing one keep
  * what they granted; see the reliability guide). The exception names the refusing limit whose wait is longest.
  */
-public class RateLimitExceededException extends RuntimeException {
+public class RateLimitExceededException extends RuntimeException implements Refusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -40,5 +44,22 @@ public class RateLimitExceededException extends RuntimeException {
     /** The refusal: how long to wait ({@link Decision#retryAfter()}), the limit, the reset time. */
     public Decision decision() {
         return decision;
+    }
+
+    @Override
+    public RefusalKind refusalKind() {
+        return RefusalKind.RATE_LIMITED;
+    }
+
+    /** The decision's {@link Decision#retryAfter()}. */
+    @Override
+    public Optional<Duration> retryAfterHint() {
+        return Optional.of(decision.retryAfter());
+    }
+
+    /** The {@link #policyName()}. */
+    @Override
+    public String refusedBy() {
+        return policy.name();
     }
 }

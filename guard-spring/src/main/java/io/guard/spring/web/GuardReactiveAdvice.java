@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * Hence one advice per Guard exception type, each ordered on its own among the application's advice: just ahead of
  * the first advice that would answer its type with a catch-all, else just behind the last advice that maps its type
  * itself, else at {@link GuardReactiveExceptionHandler#ORDER}. Handlers in the controller itself come before any
- * advice and win anyway.
+ * advice and win anyway. {@code @ExceptionHandler} needs its type written out, so this is the one place besides
+ * {@link RefusalAnswers} that names each refusal type (a test checks that they agree); the answers come from the table.
  */
 public abstract class GuardReactiveAdvice implements Ordered {
 
@@ -117,7 +118,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(RateLimitExceededException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(RateLimitExceededException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.rateLimited(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 
@@ -130,7 +131,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(CallNotPermittedException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(CallNotPermittedException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.circuitOpen(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 
@@ -143,7 +144,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(BulkheadFullException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(BulkheadFullException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.bulkheadFull(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 
@@ -156,7 +157,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(RateLimiterBackendException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(RateLimiterBackendException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.backendUnavailable(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 
@@ -169,7 +170,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(MissingRateLimitKeyException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(MissingRateLimitKeyException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.missingKey(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 
@@ -182,7 +183,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
 
         @ExceptionHandler(InvalidPermitsException.class)
         public Mono<ResponseEntity<ProblemDetail>> answer(InvalidPermitsException e, ServerWebExchange exchange) {
-            return answerApiClients(e, exchange, () -> answers.invalidPermits(e, exchange));
+            return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
 }

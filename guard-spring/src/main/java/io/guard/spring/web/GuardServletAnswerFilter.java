@@ -37,7 +37,7 @@ public class GuardServletAnswerFilter extends OncePerRequestFilter implements Or
             chain.doFilter(request, response);
         } catch (ServletException | IOException | RuntimeException error) {
             // Servlet containers and MVC wrap the refusal: find it in the cause chain.
-            Throwable refusal = ProblemAnswers.refusal(error);
+            Throwable refusal = RefusalAnswers.refusal(error);
             if (refusal == null || !answers.answer(refusal, request, response)) {
                 throw error;
             }

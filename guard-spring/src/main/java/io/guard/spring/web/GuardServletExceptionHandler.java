@@ -1,10 +1,5 @@
 package io.guard.spring.web;
 
-import io.guard.breaker.CallNotPermittedException;
-import io.guard.bulkhead.BulkheadFullException;
-import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.spring.ratelimit.InvalidPermitsException;
-import io.guard.spring.ratelimit.MissingRateLimitKeyException;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,7 +21,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Spring MVC answers for Guard's refusals (see {@link ProblemAnswers}), as a {@link HandlerExceptionResolver} that
+ * Spring MVC answers for Guard's refusals (see {@link RefusalAnswers}), as a {@link HandlerExceptionResolver} that
  * runs before {@code @ExceptionHandler} resolution. It steps aside when the application maps the refusal itself
  * (an {@code @ExceptionHandler} for a Guard exception type, in the controller or an applicable advice): the more
  * specific handler wins, Guard's answer is the default, and a catch-all {@code @ExceptionHandler(Exception.class)}
@@ -62,7 +57,7 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
     @Override
     public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
                                          Exception error) {
-        Optional<Class<? extends Throwable>> guardType = guardType(error);
+        Optional<Class<? extends Throwable>> guardType = RefusalAnswers.guardType(error);
         if (guardType.isEmpty()) {
             return null;
         }
@@ -93,23 +88,12 @@ public class GuardServletExceptionHandler implements HandlerExceptionResolver, O
         }
     }
 
-    static Optional<Class<? extends Throwable>> guardType(Throwable error) {
-        for (Class<? extends Throwable> type : List.of(RateLimitExceededException.class,
-                CallNotPermittedException.class, BulkheadFullException.class, RateLimiterBackendException.class,
-                MissingRateLimitKeyException.class, InvalidPermitsException.class)) {
-            if (type.isInstance(error)) {
-                return Optional.of(type);
-            }
-        }
-        return Optional.empty();
-    }
-
     private static Optional<ResponseEntity<ProblemDetail>> problem(Throwable error, HttpServletRequest request,
                                                                     HttpServletResponse response) {
         if (error instanceof RateLimitExceededException e) {
             // Recording (again) sets the RateLimit fields on the response, whatever happened to it since.
             ServletRateLimitDecisionSinks.decisions(request, response).record(e.policy(), e.decision());
         }
-        return ProblemAnswers.of(error, request.getRequestURI());
+        return RefusalAnswers.of(error, request.getRequestURI());
     }
 }

@@ -48,13 +48,13 @@ public class GuardWebExceptionHandler implements WebExceptionHandler, Ordered {
 
     @Override
     public Mono<Void> handle(ServerWebExchange exchange, Throwable error) {
-        Throwable refusal = ProblemAnswers.refusal(error);
+        Throwable refusal = RefusalAnswers.refusal(error);
         ServerHttpResponse response = exchange.getResponse();
         if (refusal == null || response.isCommitted()) {
             return Mono.error(error);
         }
         Optional<ResponseEntity<ProblemDetail>> answer =
-                ProblemAnswers.of(refusal, exchange.getRequest().getPath().value());
+                RefusalAnswers.of(refusal, exchange.getRequest().getPath().value());
         if (answer.isEmpty()) {
             return Mono.error(error);
         }

@@ -1,9 +1,12 @@
 package io.guard.test.redis;
 
+import java.util.Map;
+
 /**
  * A Redis server owned by one test, for fault injection: {@link #stop()} makes it unreachable, {@link #start()}
- * brings an empty server back on the same port, so clients configured with {@link #url()} reconnect by themselves.
- * Close it (try-with-resources or {@code @AfterAll}) to stop it for good.
+ * brings an empty server back on the same port, so clients configured with {@link #url()} reconnect by themselves;
+ * {@link #kill()} crashes it (SIGKILL) and {@link #freeze()} stops it without closing a socket (SIGSTOP), as a
+ * stalled host would. Close it (try-with-resources or {@code @AfterAll}) to stop it for good.
  */
 public final class DedicatedRedis implements AutoCloseable {
 
@@ -47,8 +50,48 @@ public final class DedicatedRedis implements AutoCloseable {
         process.start();
     }
 
+    /** Kills the server with SIGKILL, as a crash would: no shutdown, clients see their connections reset. */
+    public void kill() {
+        process.kill();
+    }
+
+    /**
+     * Freezes the server with SIGSTOP: its sockets stay open and the kernel still accepts connections and data, but
+     * nothing is answered until {@link #thaw()}. Sentinels and cluster nodes take it for down after their timeout.
+     */
+    public void freeze() {
+        process.signal(true);
+    }
+
+    /** Resumes a {@link #freeze() frozen} server (SIGCONT). */
+    public void thaw() {
+        process.signal(false);
+    }
+
+    /** {@code INFO <section>} as field to value, e.g. {@code role}, {@code master_repl_offset}. */
+    public Map<String, String> info(String section) {
+        return Info.parse((String) endpoint("").call("INFO", section));
+    }
+
+    /** The server's log so far (its last 2,000 characters), for failure messages. */
+    public String logTail() {
+        return process.logTail();
+    }
+
+    @Override
+    public String toString() {
+        return "redis-server at " + host() + ":" + port();
+    }
+
     @Override
     public void close() {
+        if (process.isRunning()) {
+            try {
+                thaw(); // a frozen server would take SIGTERM only once resumed
+            } catch (IllegalStateException ignored) {
+                // gone meanwhile: stop() has nothing to do
+            }
+        }
         stop();
     }
 }

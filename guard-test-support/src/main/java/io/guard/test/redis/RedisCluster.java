@@ -114,12 +114,20 @@ public final class RedisCluster implements AutoCloseable {
 
     /**
      * A manual failover of {@code master}: {@code CLUSTER FAILOVER} on its replica, which waits until it has every
-     * write of the master, then takes its slots. Returns the new master once every running node agrees.
+     * write of the master, then takes its slots. Returns the new master once every running node agrees, and agrees
+     * that the old master replicates it.
      */
     public DedicatedRedis failover(DedicatedRedis master) {
         DedicatedRedis replica = replicasOf(master).get(0);
         replica.endpoint("").call("CLUSTER", "FAILOVER");
         awaitMaster(replica);
+        Await.until(WAIT, master + " to replicate " + replica + " for every node", () -> nodes.stream()
+                .filter(DedicatedRedis::isRunning).allMatch(viewer -> {
+                    List<NodeLine> lines = NodeLine.parse((String) viewer.endpoint("").call("CLUSTER", "NODES"));
+                    String id = lines.stream().filter(line -> line.port() == replica.port()).findFirst()
+                            .map(NodeLine::id).orElse("?");
+                    return lines.stream().anyMatch(line -> line.port() == master.port() && line.masterId().equals(id));
+                }) && linkUp(master));
         return replica;
     }
 

@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -82,15 +83,30 @@ public final class RedisSentinels implements AutoCloseable {
         for (int i = 0; i < 3; i++) {
             sentinels.add(RedisProcess.startOnFreePort(sentinel, List.of(), configuration));
         }
-        for (RedisProcess s : sentinels) {
-            Await.until(WAIT, "sentinel " + s.port() + " to see the replica and 2 other sentinels", () -> {
-                Map<String, String> master = sentinelMaster(s);
-                return "2".equals(master.get("num-other-sentinels")) && "1".equals(master.get("num-slaves"))
-                        && "master".equals(master.get("flags"));
-            });
-        }
+        awaitHealthy();
         log.info("Redis Sentinel for tests: primary {}, replica {}, sentinels {}", primary.port(), replica.port(),
                 sentinelAddresses());
+    }
+
+    /**
+     * Waits until every sentinel sees the two other sentinels, the primary up and the other node as a replica that is
+     * up with its link to the primary up: only then can the sentinels promote it. {@link #start()} and
+     * {@link #rejoinAsReplica} call this.
+     */
+    public void awaitHealthy() {
+        for (RedisProcess s : sentinels) {
+            Await.until(WAIT, "sentinel " + s.port() + " to see the primary, a healthy replica and 2 other sentinels",
+                    () -> {
+                        Map<String, String> master = sentinelMaster(s);
+                        if (!"2".equals(master.get("num-other-sentinels")) || !"master".equals(master.get("flags"))) {
+                            return false;
+                        }
+                        int replicaPort = other(node(Integer.parseInt(master.get("port")))).port();
+                        return replicas(s).stream().anyMatch(r -> "slave".equals(r.get("flags"))
+                                && Integer.toString(replicaPort).equals(r.get("port"))
+                                && "ok".equals(r.get("master-link-status")));
+                    });
+        }
     }
 
     /** {@code 127.0.0.1:port} of each sentinel, what a client's sentinel configuration lists. */
@@ -162,6 +178,7 @@ public final class RedisSentinels implements AutoCloseable {
         }
         node.endpoint("").call("REPLICAOF", primary.host(), Integer.toString(primary.port()));
         awaitInSync(node, primary);
+        awaitHealthy();
     }
 
     /**
@@ -195,9 +212,19 @@ public final class RedisSentinels implements AutoCloseable {
     }
 
     private static Map<String, String> sentinelMaster(RedisProcess sentinel) {
-        List<String> flat = Resp.strings(Resp.call(sentinel.host(), sentinel.port(), null, "SENTINEL", "MASTER",
-                MASTER_NAME));
-        Map<String, String> fields = new java.util.HashMap<>();
+        return fields(Resp.call(sentinel.host(), sentinel.port(), null, "SENTINEL", "MASTER", MASTER_NAME));
+    }
+
+    private static List<Map<String, String>> replicas(RedisProcess sentinel) {
+        List<?> replicas = (List<?>) Resp.call(sentinel.host(), sentinel.port(), null, "SENTINEL", "REPLICAS",
+                MASTER_NAME);
+        return replicas.stream().map(RedisSentinels::fields).toList();
+    }
+
+    /** A sentinel's flat {@code field, value, ...} reply as a map. */
+    private static Map<String, String> fields(Object reply) {
+        List<String> flat = Resp.strings(reply);
+        Map<String, String> fields = new HashMap<>();
         for (int i = 0; i + 1 < flat.size(); i += 2) {
             fields.put(flat.get(i), flat.get(i + 1));
         }

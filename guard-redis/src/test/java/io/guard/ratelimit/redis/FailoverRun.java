@@ -16,12 +16,14 @@ import java.util.function.BooleanSupplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One failover under load, read from the call log: when the fault came ({@code faultAt}), when the deployment had
- * switched ({@code switchedAt}), when decisions first landed on the new primary ({@code landedAt}), and the spends:
- * admitted by callers, admitted before the sync point, held by the new primary afterwards.
+ * One failover under load, read from the call log: the sync point ({@code syncAt}: every admission answered before
+ * it was on the replica), when the fault came ({@code faultAt}), when the deployment had switched
+ * ({@code switchedAt}), when decisions first landed on the new primary ({@code landedAt}), and the spends: admitted
+ * by callers, admitted before the sync point, held by the new primary afterwards. Failures and latencies are counted
+ * from the sync point on, after the warm-up.
  */
-record FailoverRun(String deployment, String fault, String client, List<DecisionLoad.Call> calls, long faultAt,
-                   long switchedAt, long landedAt, long admittedAtSync, long held) {
+record FailoverRun(String deployment, String fault, String client, List<DecisionLoad.Call> calls, long syncAt,
+                   long faultAt, long switchedAt, long landedAt, long admittedAtSync, long held) {
 
     /** Bound on the harness's own waits in these tests. */
     static final Duration WAIT = Duration.ofSeconds(30);
@@ -31,7 +33,11 @@ record FailoverRun(String deployment, String fault, String client, List<Decision
     }
 
     long failed() {
-        return calls.stream().filter(call -> call.error() != null).count();
+        return measured().filter(call -> call.error() != null).count();
+    }
+
+    private java.util.stream.Stream<DecisionLoad.Call> measured() {
+        return calls.stream().filter(call -> call.start() >= syncAt);
     }
 
     /** Admitted by callers but not held by the new primary (negative: spends held whose reply came too late). */
@@ -40,12 +46,12 @@ record FailoverRun(String deployment, String fault, String client, List<Decision
     }
 
     long maxMillis() {
-        return calls.stream().mapToLong(DecisionLoad.Call::millis).max().orElse(0);
+        return measured().mapToLong(DecisionLoad.Call::millis).max().orElse(0);
     }
 
     /** From the fault to the end of the last failed decision; 0 when none failed. */
     long failingMillis() {
-        return calls.stream().filter(call -> call.error() != null).mapToLong(DecisionLoad.Call::end).max()
+        return measured().filter(call -> call.error() != null).mapToLong(DecisionLoad.Call::end).max()
                 .stream().map(end -> TimeUnit.NANOSECONDS.toMillis(end - faultAt)).findFirst().orElse(0);
     }
 
@@ -53,12 +59,12 @@ record FailoverRun(String deployment, String fault, String client, List<Decision
         System.out.printf("FAILOVER | %s | %s | %s | switched %d ms after the fault | on the new primary %d ms after "
                         + "the fault | %d of %d decisions failed over, the last %d ms after the fault, slowest %d ms | "
                         + "spends lost %d of %d admitted (%d admitted after the sync point) |%n", deployment, fault,
-                client, millis(switchedAt), millis(landedAt), failed(), calls.size(), failingMillis(), maxMillis(),
+                client, millis(switchedAt), millis(landedAt), failed(), measured().count(), failingMillis(), maxMillis(),
                 lost(), admitted(), admitted() - admittedAtSync);
     }
 
     void assertEveryDecisionAnsweredInTime(Duration bound) {
-        assertThat(calls).as("decisions").isNotEmpty().allSatisfy(call -> {
+        assertThat(measured().toList()).as("decisions").isNotEmpty().allSatisfy(call -> {
             assertThat(call.millis()).as("decision time, ms").isLessThanOrEqualTo(bound.toMillis());
             if (call.error() != null) {
                 assertThat(call.error()).as("FAIL_CLOSED answer").isInstanceOf(RateLimiterBackendException.class);

@@ -14,13 +14,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A bounded load for fault tests: {@code threads} threads take one permit of one limit and key at a time through a
- * registry, until stopped or for {@code maxRun} at most, and log every call with its start, end and outcome.
+ * A bounded load for fault tests: {@code threads} threads take one permit of one limit at a time through a registry,
+ * cycling through the keys, until stopped or for {@code maxRun} at most, and log every call with its key, start,
+ * end and outcome.
  */
 final class DecisionLoad {
 
     /** One call: start and end ({@code System.nanoTime()}), the decision or the error. */
-    record Call(long start, long end, Decision decision, Throwable error) {
+    record Call(String key, long start, long end, Decision decision, Throwable error) {
 
         boolean admitted() {
             return decision != null && decision.allowed();
@@ -41,18 +42,25 @@ final class DecisionLoad {
     }
 
     static DecisionLoad start(RateLimiterRegistry registry, String limit, String key, int threads, Duration maxRun) {
+        return start(registry, limit, List.of(key), threads, maxRun);
+    }
+
+    static DecisionLoad start(RateLimiterRegistry registry, String limit, List<String> keys, int threads,
+                              Duration maxRun) {
         DecisionLoad load = new DecisionLoad(threads);
         long deadline = System.nanoTime() + maxRun.toNanos();
         for (int t = 0; t < threads; t++) {
+            int offset = t;
             Thread thread = new Thread(() -> {
                 try {
-                    while (load.running.get() && System.nanoTime() - deadline < 0) {
+                    for (int i = offset; load.running.get() && System.nanoTime() - deadline < 0; i++) {
+                        String key = keys.get(i % keys.size());
                         long start = System.nanoTime();
                         try {
                             Decision decision = registry.tryAcquire(limit, key, 1);
-                            load.calls.add(new Call(start, System.nanoTime(), decision, null));
+                            load.calls.add(new Call(key, start, System.nanoTime(), decision, null));
                         } catch (RuntimeException e) {
-                            load.calls.add(new Call(start, System.nanoTime(), null, e));
+                            load.calls.add(new Call(key, start, System.nanoTime(), null, e));
                         }
                     }
                 } catch (Throwable e) {
@@ -72,6 +80,11 @@ final class DecisionLoad {
     /** Admissions answered so far. */
     long admitted() {
         return calls.stream().filter(Call::admitted).count();
+    }
+
+    /** Admissions of {@code key} answered so far. */
+    long admitted(String key) {
+        return calls.stream().filter(call -> call.key().equals(key) && call.admitted()).count();
     }
 
     /** Whether a call that started after {@code nanos} was admitted. */

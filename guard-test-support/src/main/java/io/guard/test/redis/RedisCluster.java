@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -142,6 +143,22 @@ public final class RedisCluster implements AutoCloseable {
                 .filter(replica -> "master".equals(replica.info("replication").get("role"))).findFirst().orElseThrow();
         awaitMaster(promoted);
         return promoted;
+    }
+
+    /**
+     * Starts a killed node again with its cluster identity ({@code nodes.conf} survives in its directory, the data
+     * does not): the cluster takes it back as a replica of the master that replaced it. Returns once it is in sync.
+     */
+    public void rejoin(DedicatedRedis node) {
+        if (!node.isRunning()) {
+            node.start();
+        }
+        Await.until(WAIT, node + " to rejoin as a replica in sync", () -> {
+            Map<String, String> info = node.info("replication");
+            return "slave".equals(info.get("role")) && "up".equals(info.get("master_link_status"));
+        });
+        Await.until(WAIT, "every node to report cluster_state:ok", () -> nodes.stream().filter(DedicatedRedis::isRunning)
+                .allMatch(n -> ((String) n.endpoint("").call("CLUSTER", "INFO")).contains("cluster_state:ok")));
     }
 
     private void awaitMaster(DedicatedRedis promoted) {

@@ -23,13 +23,13 @@ public record ReplicaWait(int replicas, Duration timeout) {
     public static final ReplicaWait NONE = new ReplicaWait(0, Duration.ZERO);
 
     public ReplicaWait {
-        Objects.requireNonNull(timeout, "replica wait timeout must not be null");
+        Objects.requireNonNull(timeout, "wait-for-replicas-timeout must not be null");
         if (replicas < 0) {
-            throw new IllegalArgumentException("replicas to wait for must not be negative but was " + replicas);
+            throw new IllegalArgumentException("wait-for-replicas must not be negative but was " + replicas);
         }
         if (replicas > 0 && timeout.toMillis() < 1) {
-            throw new IllegalArgumentException("replica wait timeout must be at least 1ms when waiting for " + replicas
-                    + " replicas (Redis would read 0 as waiting forever) but was " + timeout);
+            throw new IllegalArgumentException("wait-for-replicas-timeout must be at least 1ms when waiting for "
+                    + replicas + " replicas (Redis reads 0 as waiting forever) but was " + timeout);
         }
     }
 

@@ -53,7 +53,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
     }
 
     /** {@link ReplicaWait#NONE} unless {@code waitForReplicas} is positive. */
-    ReplicaWait replicaWait() {
+    public ReplicaWait replicaWait() {
         if (waitForReplicas == null || waitForReplicas == 0) {
             return ReplicaWait.NONE;
         }

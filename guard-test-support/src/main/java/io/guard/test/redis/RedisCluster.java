@@ -31,11 +31,10 @@ public final class RedisCluster implements AutoCloseable {
 
     private final List<DedicatedRedis> nodes = new ArrayList<>();
     private final Duration nodeTimeout;
-    private final Thread shutdownHook = new Thread(this::stopAll, "guard-cluster-shutdown");
+    private final OwnedProcesses owned = new OwnedProcesses("cluster");
 
     private RedisCluster(Duration nodeTimeout) {
         this.nodeTimeout = nodeTimeout;
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -60,9 +59,11 @@ public final class RedisCluster implements AutoCloseable {
         Path cli = RedisBinary.cli();
         int count = masters * (1 + replicasPerMaster);
         for (int i = 0; i < count; i++) {
-            nodes.add(RedisServers.startDedicated("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            DedicatedRedis node = RedisServers.startDedicated("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                     "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
-                    "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0"));
+                    "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
+            nodes.add(node);
+            owned.add(node.toString(), node::close);
         }
         List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
         nodes.forEach(node -> create.add(node.host() + ":" + node.port()));
@@ -234,21 +235,6 @@ public final class RedisCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook runs or has run
-        }
-        stopAll();
-    }
-
-    private void stopAll() {
-        for (DedicatedRedis node : nodes) {
-            try {
-                node.close();
-            } catch (RuntimeException e) {
-                log.warn("could not stop {}", node, e);
-            }
-        }
+        owned.close();
     }
 }

@@ -42,10 +42,9 @@ public final class RedisSentinels implements AutoCloseable {
 
     private final List<DedicatedRedis> nodes = new ArrayList<>();
     private final List<RedisProcess> sentinels = new ArrayList<>();
-    private final Thread shutdownHook = new Thread(this::stopAll, "guard-sentinels-shutdown");
+    private final OwnedProcesses owned = new OwnedProcesses("sentinels");
 
     private RedisSentinels() {
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -69,10 +68,12 @@ public final class RedisSentinels implements AutoCloseable {
         RedisBinary sentinel = RedisBinary.sentinel();
         DedicatedRedis primary = RedisServers.startDedicated(DATA_NODE_OPTIONS.toArray(String[]::new));
         nodes.add(primary);
+        owned.add(primary.toString(), primary::close);
         List<String> replicaOptions = new ArrayList<>(DATA_NODE_OPTIONS);
         replicaOptions.addAll(List.of("--replicaof", primary.host(), Integer.toString(primary.port())));
         DedicatedRedis replica = RedisServers.startDedicated(replicaOptions.toArray(String[]::new));
         nodes.add(replica);
+        owned.add(replica.toString(), replica::close);
         awaitInSync(replica, primary);
         String configuration = String.join("\n",
                 "sentinel resolve-hostnames no",
@@ -81,7 +82,9 @@ public final class RedisSentinels implements AutoCloseable {
                 "sentinel failover-timeout " + MASTER_NAME + " " + FAILOVER_TIMEOUT.toMillis(),
                 "sentinel parallel-syncs " + MASTER_NAME + " 1", "");
         for (int i = 0; i < 3; i++) {
-            sentinels.add(RedisProcess.startOnFreePort(sentinel, List.of(), configuration));
+            RedisProcess started = RedisProcess.startOnFreePort(sentinel, List.of(), configuration);
+            sentinels.add(started);
+            owned.add("sentinel " + started.port(), started::stop);
         }
         awaitHealthy();
         log.info("Redis Sentinel for tests: primary {}, replica {}, sentinels {}", primary.port(), replica.port(),
@@ -251,28 +254,6 @@ public final class RedisSentinels implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook runs or has run
-        }
-        stopAll();
-    }
-
-    private void stopAll() {
-        for (RedisProcess s : sentinels) {
-            try {
-                s.stop();
-            } catch (RuntimeException e) {
-                log.warn("could not stop sentinel {}", s.port(), e);
-            }
-        }
-        for (DedicatedRedis node : nodes) {
-            try {
-                node.close();
-            } catch (RuntimeException e) {
-                log.warn("could not stop {}", node, e);
-            }
-        }
+        owned.close();
     }
 }

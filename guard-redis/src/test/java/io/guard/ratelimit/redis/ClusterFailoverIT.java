@@ -1,6 +1,8 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.ratelimit.ReplicaWait;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 23: Guard on a 3-master Redis Cluster with one replica each (node timeout 2 s), through Redisson's cluster
@@ -102,6 +105,42 @@ class ClusterFailoverIT {
                 DedicatedRedis owner = cluster.masterOf(guard.redis().keys(counter, key).get(0));
                 assertThat(guard.spends(owner, counter, key)).as("spends of key %s on its master", key).isPositive();
             }
+        }
+    }
+
+    /**
+     * {@code wait-for-replicas: 1} on a cluster: the WAIT goes to the master that ran the script, on the connection
+     * that carried it (a WAIT anywhere else would count replicas of no write, and pass). With that master's replica
+     * cut off, an admission is answered by FAIL_CLOSED and a refusal stands; with the replica back, admissions are
+     * granted again.
+     */
+    @ParameterizedTest(name = "through {0}")
+    @CsvSource({"redisson", "lettuce"})
+    void anAdmissionWaitsForTheReplicaOfTheMasterThatDecidedIt(String client) {
+        try (FailoverClient redis = FailoverClient.cluster(client, cluster, SentinelFailoverIT.CLIENT_TIMEOUT);
+             GuardOnRedis guard = new GuardOnRedis(redis.connection(), SentinelFailoverIT.TIMEOUT)) {
+            RateLimitPolicy policy = guard.register(FailoverRun.twoPerHour("waiting-" + client)
+                    .withReplicaWait(new ReplicaWait(1, SentinelFailoverIT.WAIT_FOR_REPLICAS_TIMEOUT)));
+            FailoverRun.await("a first admission acknowledged by a replica",
+                    () -> guard.registry().tryAcquire(policy.name(), "warm-up", 1).allowed());
+            DedicatedRedis master = cluster.masterOf(guard.redis().keys(policy, "k").get(0));
+            DedicatedRedis replica = cluster.replicasOf(master).get(0);
+            assertThat(guard.registry().tryAcquire(policy.name(), "k", 1).allowed()).isTrue();
+
+            replica.cutReplication();
+            try {
+                assertThatThrownBy(() -> guard.registry().tryAcquire(policy.name(), "k", 1))
+                        .isInstanceOf(RateLimiterBackendException.class)
+                        .hasStackTraceContaining("0 of 1 replicas");
+                assertThat(guard.registry().tryAcquire(policy.name(), "k", 1).allowed())
+                        .as("a refusal needs no replica").isFalse();
+            } finally {
+                replica.restoreReplication();
+            }
+            FailoverRun.await("the replica back in sync", () -> "up".equals(
+                    replica.info("replication").get("master_link_status")));
+            FailoverRun.await("an admission acknowledged again",
+                    () -> guard.registry().tryAcquire(policy.name(), "other", 1).allowed());
         }
     }
 }

@@ -68,7 +68,7 @@ class SentinelFailoverIT {
     /** The next test starts from a primary and a replica in sync, whichever node is which. */
     @AfterEach
     void restore() {
-        sentinels.nodes().stream().filter(DedicatedRedis::isRunning).forEach(RedisSentinels::restoreReplication);
+        sentinels.nodes().stream().filter(DedicatedRedis::isRunning).forEach(DedicatedRedis::restoreReplication);
         DedicatedRedis primary = sentinels.primary();
         DedicatedRedis other = sentinels.other(primary);
         if (!other.isRunning()) {
@@ -180,7 +180,7 @@ class SentinelFailoverIT {
 
     /**
      * The one case where a failover loses spends, made deterministic: with a quota of 2 per hour, the 1st spend
-     * reaches the replica; then the replica's link is cut ({@link RedisSentinels#cutReplication}), so the 2nd
+     * reaches the replica; then the replica's link is cut ({@link DedicatedRedis#cutReplication()}), so the 2nd
      * reaches only the primary, the 3rd call is refused and that refusal remembered in process (the 4th is answered
      * from memory). The primary is killed; the replica is promoted without the 2nd spend.
      * <p>Without {@code wait-for-replicas}, the new primary admits exactly that 1 spend again (the bytes the replica
@@ -209,7 +209,7 @@ class SentinelFailoverIT {
             assertThat(guard.registry().tryAcquire(policy.name(), "k", 1).allowed()).isTrue();
             RedisSentinels.awaitInSync(replica, primary);
 
-            RedisSentinels.cutReplication(replica);
+            replica.cutReplication();
             long replicaOffset = RedisSentinels.offset(replica);
             long granted = 1;
             if (wait.waits()) {

@@ -1,5 +1,6 @@
 package io.guard.test.redis;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -66,6 +67,24 @@ public final class DedicatedRedis implements AutoCloseable {
     /** Resumes a {@link #freeze() frozen} server (SIGCONT). */
     public void thaw() {
         process.signal(false);
+    }
+
+    /**
+     * Cuts this replica's link to its primary and keeps it cut (it is made to authenticate with a password the
+     * primary does not have), so writes from now on reach the primary only: the writes a failover loses. Freezing
+     * the replica would not do: the kernel still takes the replication stream into its socket buffer, and the
+     * replica reads it when resumed. {@link #restoreReplication()} undoes it.
+     */
+    public void cutReplication() {
+        endpoint("").call("CONFIG", "SET", "masterauth", "guard-cut-replication");
+        endpoint("").call("CLIENT", "KILL", "TYPE", "master");
+        Await.until(Duration.ofSeconds(30), this + " to lose its link to the primary",
+                () -> "down".equals(info("replication").get("master_link_status")));
+    }
+
+    /** Lets this server replicate again after {@link #cutReplication()} (does nothing to one never cut). */
+    public void restoreReplication() {
+        endpoint("").call("CONFIG", "SET", "masterauth", "");
     }
 
     /** {@code INFO <section>} as field to value, e.g. {@code role}, {@code master_repl_offset}. */

@@ -197,24 +197,6 @@ public final class RedisSentinels implements AutoCloseable {
         });
     }
 
-    /**
-     * Cuts {@code replica}'s link to its primary and keeps it cut (it is made to authenticate with a password the
-     * primary does not have), so writes from now on reach the primary only: the writes a failover loses. Freezing
-     * the replica would not do: the kernel still takes the replication stream into its socket buffer, and the
-     * replica reads it when resumed. {@link #restoreReplication} undoes it.
-     */
-    public static void cutReplication(DedicatedRedis replica) {
-        replica.endpoint("").call("CONFIG", "SET", "masterauth", "guard-cut-replication");
-        replica.endpoint("").call("CLIENT", "KILL", "TYPE", "master");
-        Await.until(WAIT, replica + " to lose its link to the primary",
-                () -> "down".equals(replica.info("replication").get("master_link_status")));
-    }
-
-    /** Lets {@code node} replicate again after {@link #cutReplication} (does nothing to a node never cut). */
-    public static void restoreReplication(DedicatedRedis node) {
-        node.endpoint("").call("CONFIG", "SET", "masterauth", "");
-    }
-
     /** {@code master_repl_offset} of a node: the bytes of writes it has (as primary) or has received (as replica). */
     public static long offset(DedicatedRedis node) {
         return Long.parseLong(node.info("replication").get("master_repl_offset"));

@@ -121,8 +121,7 @@ class ClusterFailoverIT {
              GuardOnRedis guard = new GuardOnRedis(redis.connection(), SentinelFailoverIT.TIMEOUT)) {
             RateLimitPolicy policy = guard.register(FailoverRun.twoPerHour("waiting-" + client)
                     .withReplicaWait(new ReplicaWait(1, SentinelFailoverIT.WAIT_FOR_REPLICAS_TIMEOUT)));
-            FailoverRun.await("a first admission acknowledged by a replica",
-                    () -> guard.registry().tryAcquire(policy.name(), "warm-up", 1).allowed());
+            FailoverRun.awaitWarmUp(guard, policy);
             DedicatedRedis master = cluster.masterOf(guard.redis().keys(policy, "k").get(0));
             DedicatedRedis replica = cluster.replicasOf(master).get(0);
             assertThat(guard.registry().tryAcquire(policy.name(), "k", 1).allowed()).isTrue();

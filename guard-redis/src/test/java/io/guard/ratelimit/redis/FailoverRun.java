@@ -102,6 +102,22 @@ record FailoverRun(String deployment, String fault, String client, List<Decision
                 TimeSource.SERVER, BackendFailurePolicy.FAIL_CLOSED);
     }
 
+    /**
+     * A first admission straight from the Redis backend (connected, scripts loaded, replicas acknowledging), before
+     * the breaker in front of it sees a call: a slow start on a busy machine does not open it, and a failure to
+     * start shows its own cause.
+     */
+    static void awaitWarmUp(GuardOnRedis guard, RateLimitPolicy policy) {
+        await("a first admission by Redis", () -> {
+            try {
+                return guard.redis().decide(policy, "warm-up", 1).toCompletableFuture().get(5, TimeUnit.SECONDS)
+                        .decision().allowed();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
     static void awaitAdmissions(DecisionLoad load, long count) {
         await(count + " admissions", () -> load.admitted() >= count);
     }

@@ -1,13 +1,18 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.ratelimit.ReplicaWait;
+import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.TimeSource;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisSentinels;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -202,8 +207,7 @@ class SentinelFailoverIT {
                     : new ReplicaWait(waitForReplicas, WAIT_FOR_REPLICAS_TIMEOUT);
             RateLimitPolicy policy = guard.register(FailoverRun.twoPerHour("two-" + client + "-" + waitForReplicas)
                     .withReplicaWait(wait));
-            FailoverRun.await("a first decision", () -> guard.registry().tryAcquire(policy.name(), "warm-up", 1)
-                    .allowed());
+            FailoverRun.awaitWarmUp(guard, policy);
             DedicatedRedis primary = sentinels.primary();
             DedicatedRedis replica = sentinels.other(primary);
             assertThat(guard.registry().tryAcquire(policy.name(), "k", 1).allowed()).isTrue();
@@ -255,6 +259,60 @@ class SentinelFailoverIT {
                     client, switchMillis, unreplicatedBytes, granted, granted - 2);
             assertThat(unreplicatedBytes).as("bytes the replica lacked").isPositive();
             assertThat(granted - 2).as("over-admission").isEqualTo(wait.waits() ? 0 : 1);
+        }
+    }
+
+    /**
+     * Two application instances, one on each client, share one quota (10 per hour) across a killed primary: 6
+     * spent before the crash (and replicated), then both go on until refused. Between them they are granted exactly
+     * 10 at most (a decision that timed out during the switch may have spent one without granting it), and the new
+     * primary holds 10: it kept the 6, and neither instance got a quota of its own.
+     */
+    @Test
+    void twoInstancesShareOneQuotaAcrossAKilledPrimary() throws Exception {
+        try (FailoverClient redisson = FailoverClient.sentinel("redisson", sentinels, CLIENT_TIMEOUT);
+             FailoverClient lettuce = FailoverClient.sentinel("lettuce", sentinels, CLIENT_TIMEOUT);
+             GuardOnRedis first = new GuardOnRedis(redisson.connection(), TIMEOUT);
+             GuardOnRedis second = new GuardOnRedis(lettuce.connection(), TIMEOUT)) {
+            RateLimitPolicy policy = new RateLimitPolicy("shared", Algorithm.FIXED_WINDOW, 10,
+                    Duration.ofHours(1), 0, Scope.GLOBAL, TimeSource.SERVER, BackendFailurePolicy.FAIL_CLOSED);
+            List<GuardOnRedis> instances = List.of(first, second);
+            instances.forEach(instance -> instance.register(policy));
+            int granted = 0;
+            for (int i = 0; i < 6; i++) {
+                GuardOnRedis instance = instances.get(i % 2);
+                FailoverRun.await("a decision", () -> instance.registry().tryAcquire(policy.name(), "warm-up", 1)
+                        .allowed());
+                assertThat(instance.registry().tryAcquire(policy.name(), "shared", 1).allowed()).isTrue();
+                granted++;
+            }
+            DedicatedRedis primary = sentinels.primary();
+            RedisSentinels.awaitInSync(sentinels.other(primary), primary);
+            primary.kill();
+            DedicatedRedis next = sentinels.awaitPrimaryOtherThan(primary, RedisSentinels.WAIT);
+
+            int[] refusals = new int[2];
+            for (int round = 0; refusals[0] == 0 || refusals[1] == 0; round++) {
+                assertThat(round).as("rounds until both instances are refused").isLessThan(100);
+                for (int i = 0; i < 2; i++) {
+                    GuardOnRedis instance = instances.get(i);
+                    boolean[] allowed = new boolean[1];
+                    FailoverRun.await("a decision by the new primary", () -> {
+                        allowed[0] = instance.registry().tryAcquire(policy.name(), "shared", 1).allowed();
+                        return true;
+                    });
+                    if (allowed[0]) {
+                        granted++;
+                    } else {
+                        refusals[i]++;
+                    }
+                }
+            }
+            System.out.printf("FAILOVER | sentinel | TWO_INSTANCES_ONE_QUOTA | redisson + lettuce | granted %d of a "
+                    + "rate of 10 (6 before the crash) |%n", granted);
+            assertThat(granted).as("granted between the two instances, before and after the crash")
+                    .isBetween(7, 10);
+            assertThat(first.spends(next, policy, "shared")).as("spends on the new primary").isEqualTo(10);
         }
     }
 }

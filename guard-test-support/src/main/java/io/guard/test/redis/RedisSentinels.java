@@ -33,8 +33,11 @@ public final class RedisSentinels implements AutoCloseable {
     public static final Duration DOWN_AFTER = Duration.ofMillis(1_000);
     /** How long a failover may take before the sentinels try again. */
     public static final Duration FAILOVER_TIMEOUT = Duration.ofMillis(3_000);
-    /** Bound on every wait of the harness for the deployment (agreement, promotion, resync). */
-    public static final Duration WAIT = Duration.ofSeconds(30);
+    /**
+     * Bound on every wait of the harness for the deployment (agreement, promotion, resync). Sentinels look at
+     * replicas every 10 s, so seeing a rejoined replica healthy takes up to 20 s on an idle machine.
+     */
+    public static final Duration WAIT = Duration.ofSeconds(60);
 
     private static final Logger log = LoggerFactory.getLogger(RedisSentinels.class);
     private static final List<String> DATA_NODE_OPTIONS = List.of("--repl-diskless-sync", "yes",

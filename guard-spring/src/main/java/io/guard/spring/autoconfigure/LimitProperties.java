@@ -38,8 +38,8 @@ public class LimitProperties extends TierProperties {
     private Boolean shadow;
 
     /**
-     * Replicas that must have a spend before an admission is granted: Redis WAIT after the decision, on Sentinel or
-     * Cluster deployments (default 0: none). Fewer within wait-for-replicas-timeout: the admission is answered by
+     * Replicas that must have a spend before an admission is granted, on Sentinel or Cluster deployments: Redis WAIT
+     * after the decision (default 0). Fewer within wait-for-replicas-timeout: the admission is answered by
      * on-backend-failure.
      */
     private Integer waitForReplicas;

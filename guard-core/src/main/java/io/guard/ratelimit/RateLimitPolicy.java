@@ -23,9 +23,12 @@ import java.util.concurrent.TimeUnit;
  * @param scope            one quota for the cluster, or one per instance
  * @param timeSource       whose clock counts (Redis server time by default)
  * @param onBackendFailure what to do when the backend cannot decide
+ * @param replicaWait      replicas that must have a spend before an admission is granted (Redis {@code WAIT});
+ *                         {@link ReplicaWait#NONE} by default
  */
 public record RateLimitPolicy(String name, Algorithm algorithm, long rate, Duration interval, long burst,
-                              Scope scope, TimeSource timeSource, BackendFailurePolicy onBackendFailure) {
+                              Scope scope, TimeSource timeSource, BackendFailurePolicy onBackendFailure,
+                              ReplicaWait replicaWait) {
 
     /** 2^52: the largest rate, and the most steps a token bucket's tolerance may span (see the class comment). */
     public static final long MAX_COUNT = 1L << 52;
@@ -60,6 +63,13 @@ public record RateLimitPolicy(String name, Algorithm algorithm, long rate, Durat
         scope = scope == null ? Scope.GLOBAL : scope;
         timeSource = timeSource == null ? TimeSource.SERVER : timeSource;
         onBackendFailure = onBackendFailure == null ? BackendFailurePolicy.FAIL_OPEN : onBackendFailure;
+        replicaWait = replicaWait == null ? ReplicaWait.NONE : replicaWait;
+    }
+
+    /** A policy that waits for no replica ({@link ReplicaWait#NONE}). */
+    public RateLimitPolicy(String name, Algorithm algorithm, long rate, Duration interval, long burst, Scope scope,
+                           TimeSource timeSource, BackendFailurePolicy onBackendFailure) {
+        this(name, algorithm, rate, interval, burst, scope, timeSource, onBackendFailure, ReplicaWait.NONE);
     }
 
     /**
@@ -103,10 +113,16 @@ public record RateLimitPolicy(String name, Algorithm algorithm, long rate, Durat
 
     public RateLimitPolicy withRate(long newRate) {
         return new RateLimitPolicy(name, algorithm, newRate, interval, burst == rate ? 0 : burst, scope, timeSource,
-                onBackendFailure);
+                onBackendFailure, replicaWait);
     }
 
     public RateLimitPolicy withInterval(Duration newInterval) {
-        return new RateLimitPolicy(name, algorithm, rate, newInterval, burst, scope, timeSource, onBackendFailure);
+        return new RateLimitPolicy(name, algorithm, rate, newInterval, burst, scope, timeSource, onBackendFailure,
+                replicaWait);
+    }
+
+    /** The same limit, granting admissions only once {@code wait} is met. */
+    public RateLimitPolicy withReplicaWait(ReplicaWait wait) {
+        return new RateLimitPolicy(name, algorithm, rate, interval, burst, scope, timeSource, onBackendFailure, wait);
     }
 }

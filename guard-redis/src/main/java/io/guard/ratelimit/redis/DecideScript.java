@@ -67,6 +67,19 @@ final class DecideScript {
         return 1 + ROW * Math.toIntExact(number(reply.get(from)));
     }
 
+    /** Whether a reply of one or more entries admits anything (an allowed flag of 1 in any row). */
+    static boolean admitsAny(List<Object> reply) {
+        for (int from = 0; from < reply.size(); from += entryLength(reply, from)) {
+            long limits = number(reply.get(from));
+            for (int row = 0; row < limits; row++) {
+                if (number(reply.get(from + 1 + ROW * row)) == 1) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     static long number(Object value) {
         return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
     }

@@ -1,7 +1,9 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.ReplicaWait;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
@@ -11,6 +13,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.masterreplica.MasterReplica;
+import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.NestedMultiOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
@@ -21,6 +25,7 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +90,27 @@ public final class LettuceScriptConnection extends ScriptConnection {
                     + "but the RedisConnectionFactory is a " + factory.getClass().getName()
                     + "; use Lettuce (Spring Boot's default) or a RedissonClient");
         }
-        return of(lettuce.getRequiredNativeClient(), lettuce.getClientConfiguration().getCommandTimeout());
+        Duration timeout = lettuce.getClientConfiguration().getCommandTimeout();
+        if (lettuce.isRedisSentinelAware() && lettuce.getRequiredNativeClient() instanceof RedisClient client) {
+            RedisURI sentinels = LettuceConverters.sentinelConfigurationToRedisURI(lettuce.getSentinelConfiguration());
+            sentinels.setSsl(lettuce.isUseSsl());
+            return followingSentinels(client, sentinels, timeout);
+        }
+        return of(lettuce.getRequiredNativeClient(), timeout);
+    }
+
+    /**
+     * Through Redis Sentinel: a master/replica connection that listens to the sentinels and moves to the new primary
+     * as soon as they announce it ({@code +switch-master}). A plain connection resolved through the sentinels would
+     * stay on the old primary until that one closes it, which a demoted primary does only after the sentinels convert
+     * it (seconds later), and a frozen one never: decisions meanwhile would fail, or be written to the old primary
+     * and lost with it (issue 23, {@code SentinelFailoverIT}).
+     */
+    private static LettuceScriptConnection followingSentinels(RedisClient client, RedisURI sentinels,
+                                                              Duration timeout) {
+        return new LettuceScriptConnection(
+                () -> MasterReplica.connectAsync(client, CODEC, sentinels).thenApply(connection -> connection),
+                () -> CompletableFuture.completedFuture(client.connectPubSub(CODEC, sentinels)), timeout, false);
     }
 
     /**
@@ -160,14 +185,25 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
     private void dispatch(StatefulConnection<String, String> connection, List<ScriptCall> calls) {
         List<RedisCommand<String, String, ?>> commands = new ArrayList<>(calls.size());
+        ReplicaWait wait = ReplicaShortfall.strongest(calls);
+        // The replicas the WAIT after the scripts counted, for the calls that wait for it.
+        CompletableFuture<Long> acknowledged = new CompletableFuture<>();
         for (ScriptCall call : calls) {
             AsyncCommand<String, String, List<Object>> command = new AsyncCommand<>(command(call));
             // Lettuce does not time commands out unless its TimeoutOptions say so; Guard's calls always are.
             command.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((reply, error) -> {
-                if (error == null) {
+                if (error != null) {
+                    call.reply().completeExceptionally(error);
+                } else if (!call.replicaWait().waits()) {
                     call.reply().complete(reply);
                 } else {
-                    call.reply().completeExceptionally(error);
+                    acknowledged.whenComplete((replicas, waitError) -> {
+                        if (waitError != null) {
+                            call.reply().completeExceptionally(waitError);
+                        } else {
+                            ReplicaShortfall.settle(call, reply, replicas);
+                        }
+                    });
                 }
             });
             call.reply().whenComplete((reply, error) -> {
@@ -178,6 +214,43 @@ public final class LettuceScriptConnection extends ScriptConnection {
             commands.add(command);
         }
         connection.dispatch(commands);
+        if (wait.waits()) {
+            sendWait(connection, calls.get(0).routingKey(), wait, acknowledged);
+        }
+    }
+
+    /**
+     * {@code WAIT} after the scripts, on the connection that carried them (it counts that connection's writes): the
+     * same one on a single server or Sentinel; on a cluster, the connection to the node of the batch's lane.
+     */
+    private void sendWait(StatefulConnection<String, String> connection, String routingKey, ReplicaWait wait,
+                          CompletableFuture<Long> acknowledged) {
+        AsyncCommand<String, String, Long> command = new AsyncCommand<>(new Command<>(CommandType.WAIT,
+                new IntegerOutput<>(CODEC), new CommandArgs<>(CODEC).add(wait.replicas())
+                .add(wait.timeout().toMillis())));
+        command.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((replicas, error) -> {
+            if (error != null) {
+                acknowledged.completeExceptionally(error);
+            } else {
+                acknowledged.complete(replicas);
+            }
+        });
+        if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+            Object lane = laneOf(routingKey);
+            if (!(lane instanceof String nodeId)) {
+                acknowledged.completeExceptionally(new IllegalStateException("no cluster node known for the batch"));
+                return;
+            }
+            cluster.getConnectionAsync(nodeId).whenComplete((node, error) -> {
+                if (error != null) {
+                    acknowledged.completeExceptionally(error);
+                } else {
+                    node.dispatch(command);
+                }
+            });
+        } else {
+            connection.dispatch(command);
+        }
     }
 
     private static Command<String, String, List<Object>> command(ScriptCall call) {

@@ -11,6 +11,7 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.ratelimit.ReplicaWait;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
@@ -154,7 +155,7 @@ public final class RedisRateLimiter implements RateLimiter {
         resets();
         Supplier<String> names = () -> String.join(", ", requests.stream().map(r -> r.policy().name()).toList());
         CompletableFuture<List<Object>> reply = run(decide, DecideScript.keys(limits), DecideScript.args(limits),
-                names, "decide");
+                names, "decide", ReplicaShortfall.strongest(requests.stream().map(RateLimitRequest::policy)));
         return cancelling(reply, reply.thenApply(values -> {
             if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
                 throw new RateLimiterBackendException("rate limiter '" + names.get() + "': unexpected script reply "
@@ -215,7 +216,7 @@ public final class RedisRateLimiter implements RateLimiter {
         List<String> keys = entries.everyKey(policy, tag);
         resets();
         refusals.forget(tag);
-        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset")
+        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset", ReplicaWait.NONE)
                 .thenRun(() -> refusals.forget(tag));
     }
 
@@ -331,20 +332,29 @@ public final class RedisRateLimiter implements RateLimiter {
                                                    boolean peek) {
         List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
         return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy::name,
-                peek ? "inspect the quota" : "decide");
+                peek ? "inspect the quota" : "decide", peek ? ReplicaWait.NONE : policy.replicaWait());
     }
 
     /**
-     * Runs {@code script}; a failure fails the stage with a {@link RateLimiterBackendException} saying that Redis
-     * could not {@code doing} for {@code limits} (named only then). Cancelling the stage drops the call if it has not
-     * been sent yet.
+     * Runs {@code script}, then waits for {@code wait}'s replicas; a failure fails the stage with a
+     * {@link RateLimiterBackendException} saying that Redis could not {@code doing} for {@code limits} (named only
+     * then). Fewer replicas than asked: a reply that admits anything fails the same way (the failure policy answers
+     * it; the spend stays on the primary), a refusal stands. Cancelling the stage drops the call if it has not been
+     * sent yet.
      */
     private CompletableFuture<List<Object>> run(LuaScript script, List<String> keys, List<String> args,
-                                                Supplier<String> limits, String doing) {
-        CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args).toCompletableFuture();
+                                                Supplier<String> limits, String doing, ReplicaWait wait) {
+        CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args, wait).toCompletableFuture();
         return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
+                if (cause instanceof ReplicaShortfall shortfall) {
+                    if (!DecideScript.admitsAny(shortfall.reply())) {
+                        return shortfall.reply();
+                    }
+                    throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': the spend was "
+                            + shortfall.getMessage() + ", so it could be lost in a failover", shortfall);
+                }
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
                 throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': Redis could not " + doing
                         + " (" + cause.getClass().getSimpleName() + ")", cause);

@@ -1,5 +1,6 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.ReplicaWait;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
@@ -88,6 +89,11 @@ public final class RedissonScriptConnection extends ScriptConnection {
     }
 
     private void sendNow(List<ScriptCall> calls) {
+        ReplicaWait wait = ReplicaShortfall.strongest(calls);
+        if (wait.waits()) {
+            sendWaiting(calls, wait);
+            return;
+        }
         if (calls.size() == 1) {
             forwardAlone(run(script, calls.get(0)), calls.get(0));
             return;
@@ -116,6 +122,46 @@ public final class RedissonScriptConnection extends ScriptConnection {
                     }
                 }
             }
+        });
+    }
+
+    /**
+     * Calls of which some wait for replicas: one batch with Redisson's {@code WAIT} after it ({@link BatchOptions#sync},
+     * sent on the batch's connection, per node in a cluster), each call completed once the batch has answered.
+     * Calls by source (after {@code NOSCRIPT}) load the script first and then go in the batch by digest.
+     */
+    private void sendWaiting(List<ScriptCall> calls, ReplicaWait wait) {
+        List<ScriptCall> bySource = calls.stream().filter(call -> !call.byDigest()).toList();
+        CompletionStage<Void> loaded = bySource.isEmpty() ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.allOf(bySource.stream().map(call -> script.scriptLoadAsync(call.script().source())
+                .toCompletableFuture()).toArray(CompletableFuture[]::new));
+        loaded.whenComplete((ignored, loadError) -> {
+            if (loadError != null) {
+                calls.forEach(call -> call.reply().completeExceptionally(loadError));
+                return;
+            }
+            RBatch batch = redisson.createBatch(BatchOptions.defaults().sync(wait.replicas(), wait.timeout()));
+            RScriptAsync batched = batch.getScript(StringCodec.INSTANCE);
+            List<CompletableFuture<List<Object>>> replies = new ArrayList<>(calls.size());
+            for (ScriptCall call : calls) {
+                replies.add(batched.<List<Object>>evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE,
+                        call.script().sha(), LIST_OF_VALUES, List.copyOf(call.keys()), call.args().toArray())
+                        .toCompletableFuture());
+            }
+            batch.executeAsync().whenComplete((result, error) -> {
+                for (int i = 0; i < calls.size(); i++) {
+                    ScriptCall call = calls.get(i);
+                    CompletableFuture<List<Object>> reply = replies.get(i);
+                    if (reply.isDone() && !reply.isCompletedExceptionally()) {
+                        ReplicaShortfall.settle(call, reply.join(),
+                                error == null ? result.getSyncedSlaves() : 0);
+                    } else if (reply.isDone()) {
+                        reply.whenComplete((values, callError) -> call.reply().completeExceptionally(callError));
+                    } else {
+                        call.reply().completeExceptionally(error);
+                    }
+                }
+            });
         });
     }
 

@@ -50,12 +50,15 @@ final class ScriptBatches {
             args.addAll(call.args());
         }
         ScriptCall first = group.get(0);
-        ScriptCall merged = new ScriptCall(first.script(), first.byDigest(), keys, args, new CompletableFuture<>());
+        ScriptCall merged = new ScriptCall(first.script(), first.byDigest(), keys, args, new CompletableFuture<>(),
+                ReplicaShortfall.strongest(group));
         merged.reply().whenComplete((reply, error) -> {
-            if (error != null) {
+            if (error instanceof ReplicaShortfall shortfall) {
+                split(shortfall.reply(), group, shortfall.acknowledged());
+            } else if (error != null) {
                 group.forEach(call -> call.reply().completeExceptionally(error));
             } else {
-                split(reply, group);
+                split(reply, group, Long.MAX_VALUE);
             }
         });
         // Once every decision in it was answered otherwise (timed out and cancelled), the merged call is cancelled
@@ -69,12 +72,13 @@ final class ScriptBatches {
         return merged;
     }
 
-    private static void split(List<Object> reply, List<ScriptCall> group) {
+    /** Hands each call its part of the merged reply, settled against the {@code acknowledged} replicas. */
+    private static void split(List<Object> reply, List<ScriptCall> group, long acknowledged) {
         int from = 0;
         for (ScriptCall call : group) {
             try {
                 int to = from + DecideScript.entryLength(reply, from);
-                call.reply().complete(List.copyOf(reply.subList(from, to)));
+                ReplicaShortfall.settle(call, List.copyOf(reply.subList(from, to)), acknowledged);
                 from = to;
             } catch (RuntimeException e) {
                 call.reply().completeExceptionally(new IllegalStateException("unexpected reply to a batch of "

@@ -1,5 +1,7 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.ReplicaWait;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -7,10 +9,18 @@ import java.util.concurrent.CompletableFuture;
  * One script run waiting to be sent: by digest ({@code EVALSHA}) normally, by source ({@code EVAL}) when the server
  * answered {@code NOSCRIPT}. The first key routes the call in a cluster (all keys of a limit share one slot).
  *
- * @param reply completed with the script's reply (a list of integers) or the client's error
+ * @param reply completed with the script's reply (a list of integers) or the client's error; for a call that
+ *              {@code replicaWait}s, once the {@code WAIT} sent after it has answered (see {@link ReplicaShortfall#settle})
+ * @param replicaWait replicas that must acknowledge the call's writes ({@code WAIT} after it, on the same connection)
  */
 record ScriptCall(LuaScript script, boolean byDigest, List<String> keys, List<String> args,
-                  CompletableFuture<List<Object>> reply) {
+                  CompletableFuture<List<Object>> reply, ReplicaWait replicaWait) {
+
+    /** A call that waits for no replica. */
+    ScriptCall(LuaScript script, boolean byDigest, List<String> keys, List<String> args,
+               CompletableFuture<List<Object>> reply) {
+        this(script, byDigest, keys, args, reply, ReplicaWait.NONE);
+    }
 
     String routingKey() {
         return keys.get(0);
@@ -26,6 +36,6 @@ record ScriptCall(LuaScript script, boolean byDigest, List<String> keys, List<St
 
     /** The same call, to be sent with the script's source. */
     ScriptCall bySource() {
-        return new ScriptCall(script, false, keys, args, new CompletableFuture<>());
+        return new ScriptCall(script, false, keys, args, new CompletableFuture<>(), replicaWait);
     }
 }

@@ -1,6 +1,7 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Failures;
+import io.guard.ratelimit.ReplicaWait;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +25,12 @@ final class ScriptRunner {
      * it has not been sent yet.
      */
     CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args) {
-        ScriptCall call = new ScriptCall(script, true, keys, args, new CompletableFuture<>());
+        return run(script, keys, args, ReplicaWait.NONE);
+    }
+
+    /** Likewise, followed by a {@code WAIT} for {@code wait}'s replicas (see {@link ReplicaShortfall}). */
+    CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args, ReplicaWait wait) {
+        ScriptCall call = new ScriptCall(script, true, keys, args, new CompletableFuture<>(), wait);
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
         result.whenComplete((reply, error) -> {
             if (result.isCancelled()) {

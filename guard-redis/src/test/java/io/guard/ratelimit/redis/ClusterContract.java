@@ -3,11 +3,13 @@ package io.guard.ratelimit.redis;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterContract;
 import io.guard.test.redis.DedicatedRedis;
+import io.guard.test.redis.RedisCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class ClusterContract extends RateLimiterContract {
 
     private final AtomicInteger limiters = new AtomicInteger();
-    private RedisClusterNodes cluster;
+    private RedisCluster cluster;
     private String prefix;
 
     /** Connects a client to the cluster whose nodes listen at {@code urls}. */
@@ -41,7 +43,7 @@ abstract class ClusterContract extends RateLimiterContract {
 
     @BeforeAll
     void startCluster() throws Exception {
-        cluster = RedisClusterNodes.start();
+        cluster = RedisCluster.start(3, 0, Duration.ofSeconds(5));
         connect(cluster.urls());
     }
 

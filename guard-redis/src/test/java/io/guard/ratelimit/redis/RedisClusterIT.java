@@ -7,9 +7,8 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import io.guard.test.redis.DedicatedRedis;
-import io.guard.test.redis.RedisBinary;
+import io.guard.test.redis.RedisCluster;
 import io.guard.test.redis.RedisEndpoint;
-import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -19,24 +18,19 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A real 3-master Redis Cluster on loopback, built by {@code redis-cli --cluster create}: every algorithm decides
- * through it, with no CROSSSLOT error, and all keys of one limit hash to one slot, also for hostile keys. Skipped,
- * with the reason printed, on a machine without {@code redis-server} and {@code redis-cli} on disk.
+ * through it, with no CROSSSLOT error, and all keys of one limit hash to one slot, also for hostile keys. Fails,
+ * never skips, on a machine without {@code redis-server} and {@code redis-cli} (see {@code RedisCluster}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisClusterIT {
@@ -44,13 +38,13 @@ class RedisClusterIT {
     private static final List<String> HOSTILE_KEYS = List.of("user-42", "{", "}", "a}{b", "{user-42}", "x:{y}:z",
             "*", "?[a]*", "line\nbreak\r\n", "é€😀", "lone\uD800surrogate", "k".repeat(10_000));
 
-    private RedisClusterNodes cluster;
+    private RedisCluster cluster;
     private RedissonClient redisson;
     private RedisRateLimiter limiter;
 
     @BeforeAll
     void startCluster() throws Exception {
-        cluster = RedisClusterNodes.start();
+        cluster = RedisCluster.start(3, 0, Duration.ofSeconds(5));
         Config config = new Config();
         config.setThreads(2);
         config.setNettyThreads(6);
@@ -111,14 +105,14 @@ class RedisClusterIT {
     }
 
     private long slotOf(String key) {
-        return (Long) cluster.endpoint(0).call("CLUSTER", "KEYSLOT", key);
+        return (Long) cluster.nodes().get(0).endpoint("guard:").call("CLUSTER", "KEYSLOT", key);
     }
 
     /** Asks every master for the key: only its owner has it (the others would answer MOVED, i.e. an error). */
     private boolean existsSomewhere(String key) {
         long slot = slotOf(key);
         for (int node = 0; node < cluster.nodes().size(); node++) {
-            RedisEndpoint endpoint = cluster.endpoint(node);
+            RedisEndpoint endpoint = cluster.nodes().get(node).endpoint("guard:");
             if ((Long) endpoint.call("CLUSTER", "COUNTKEYSINSLOT", Long.toString(slot)) > 0
                     && (Long) endpoint.call("EXISTS", key) == 1) {
                 return true;

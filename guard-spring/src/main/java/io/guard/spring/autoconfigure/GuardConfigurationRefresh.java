@@ -131,10 +131,10 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
             }
             RateLimitPolicy policy;
             try {
-                // scope, time source and backend-failure policy are read at start-up only
+                // scope, time source, backend-failure policy and replica wait are read at start-up only
                 policy = new RateLimitPolicy(name, limit.policy().algorithm(), limit.policy().rate(),
                         limit.policy().interval(), limit.policy().burst(), old.scope(), old.timeSource(),
-                        old.onBackendFailure());
+                        old.onBackendFailure(), old.replicaWait());
             } catch (IllegalArgumentException e) {
                 log.warn("Ignoring the refreshed guard.rate-limit configuration, the limits in force stay: rate "
                         + "limit '{}' would be invalid: {}", name, e.getMessage());

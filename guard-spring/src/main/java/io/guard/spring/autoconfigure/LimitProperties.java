@@ -37,10 +37,36 @@ public class LimitProperties extends TierProperties {
      */
     private Boolean shadow;
 
+    /**
+     * Replicas that must have a spend before an admission is granted, on Sentinel or Cluster deployments: Redis WAIT
+     * after the decision (default 0). Fewer within wait-for-replicas-timeout: the admission is answered by
+     * on-backend-failure.
+     */
+    private Integer waitForReplicas;
+
+    /** The longest the WAIT for replicas blocks a decision (default 100ms); keep it below guard.rate-limit.redis.timeout. */
+    private Duration waitForReplicasTimeout;
+
     @Override
     LimitSettings toSettings() {
         return new LimitSettings(getRate(), getInterval(), getAlgorithm(), getBurst(), scope, timeSource,
-                onBackendFailure, timeout, message, httpHeaders, shadow);
+                onBackendFailure, timeout, message, httpHeaders, shadow, waitForReplicas, waitForReplicasTimeout);
+    }
+
+    public Integer getWaitForReplicas() {
+        return waitForReplicas;
+    }
+
+    public void setWaitForReplicas(Integer waitForReplicas) {
+        this.waitForReplicas = waitForReplicas;
+    }
+
+    public Duration getWaitForReplicasTimeout() {
+        return waitForReplicasTimeout;
+    }
+
+    public void setWaitForReplicasTimeout(Duration waitForReplicasTimeout) {
+        this.waitForReplicasTimeout = waitForReplicasTimeout;
     }
 
     public Boolean getShadow() {

@@ -51,6 +51,10 @@ final class PropertyMistakes {
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
+        Duration redisTimeout = limits.getRedis().getTimeout();
+        replicaWaitTimeout(limits.getDefaults(), LIMITS + "defaults", redisTimeout, found);
+        limits.getInstances().forEach((name, instance) -> replicaWaitTimeout(instance, LIMITS + "instances." + name,
+                redisTimeout, found));
         Duration poll = limits.getOverridePollInterval();
         if (poll == null || poll.isZero() || poll.isNegative()) {
             found.add(new Mistake(LIMITS + "override-poll-interval", poll,
@@ -96,12 +100,32 @@ final class PropertyMistakes {
             try {
                 new RateLimitPolicy(limiter, orElse(settings.algorithm(), Algorithm.SLIDING_LOG),
                         orElse(settings.rate(), 1L), orElse(settings.interval(), Duration.ofSeconds(1)),
-                        orElse(settings.burst(), 0L), null, null, null);
+                        orElse(settings.burst(), 0L), null, null, null, settings.replicaWait());
             } catch (IllegalArgumentException e) {
                 found.add(new Mistake(prefix + "." + name, value,
                         e.getMessage().replace("rate limiter '" + limiter + "': ", "")));
             }
         });
+    }
+
+    /**
+     * A WAIT for replicas must end before the decision's own bound, and Redis reads a 0 ms WAIT as "forever"; a
+     * negative number of replicas is caught with the other limit settings.
+     */
+    private static void replicaWaitTimeout(LimitProperties properties, String prefix, Duration redisTimeout,
+                                           List<Mistake> found) {
+        Duration timeout = properties.getWaitForReplicasTimeout();
+        if (timeout == null) {
+            return;
+        }
+        if (timeout.toMillis() < 1) {
+            found.add(new Mistake(prefix + ".wait-for-replicas-timeout", timeout,
+                    "must be at least 1ms: Redis reads a WAIT of 0 ms as waiting forever"));
+        } else if (redisTimeout != null && timeout.compareTo(redisTimeout) >= 0) {
+            found.add(new Mistake(prefix + ".wait-for-replicas-timeout", timeout, "must be shorter than "
+                    + "guard.rate-limit.redis.timeout (" + redisTimeout.toMillis() + "ms), or every decision that "
+                    + "waits for replicas in vain times out instead of being answered by on-backend-failure"));
+        }
     }
 
     /**

@@ -25,7 +25,8 @@ public class TierProperties {
     private Long burst;
 
     LimitSettings toSettings() {
-        return new LimitSettings(rate, interval, algorithm, burst, null, null, null, null, null, null, null);
+        return new LimitSettings(rate, interval, algorithm, burst, null, null, null, null, null, null, null, null,
+                null);
     }
 
     public Long getRate() {

@@ -32,7 +32,7 @@ public final class LimitSpecFactory {
 
     /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
-            null, null, null, Duration.ZERO, null, null, false);
+            null, null, null, Duration.ZERO, null, null, false, null, null);
 
     /** Tier names go into policy names, header fields and meter tags: a plain word. */
     private static final Pattern TIER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,32}");
@@ -169,7 +169,8 @@ public final class LimitSpecFactory {
     private static RateLimitPolicy tierPolicy(String name, LimitSettings tier, LimitSettings limit, String property,
                                               AnnotationSite site) {
         LimitSettings settings = tier.orElse(new LimitSettings(limit.rate(), limit.interval(), limit.algorithm(),
-                null, limit.scope(), limit.timeSource(), limit.onBackendFailure(), null, null, null, null));
+                null, limit.scope(), limit.timeSource(), limit.onBackendFailure(), null, null, null, null,
+                limit.waitForReplicas(), limit.waitForReplicasTimeout()));
         if (settings.rate() == null) {
             throw site.error("tier", property, "has no rate, nor does the limit (annotation, instance or defaults)",
                     "Set " + property + ".rate.");

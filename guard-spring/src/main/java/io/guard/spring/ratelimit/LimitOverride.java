@@ -31,7 +31,7 @@ public record LimitOverride(Long rate, Duration interval, Algorithm algorithm, B
         long burst = configured.burst() == configured.rate() ? 0 : configured.burst();
         return new RateLimitPolicy(configured.name(), algorithm != null ? algorithm : configured.algorithm(), newRate,
                 interval != null ? interval : configured.interval(), burst, configured.scope(),
-                configured.timeSource(), configured.onBackendFailure());
+                configured.timeSource(), configured.onBackendFailure(), configured.replicaWait());
     }
 
     String encode() {

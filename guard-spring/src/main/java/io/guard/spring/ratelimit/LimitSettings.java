@@ -3,6 +3,7 @@ package io.guard.spring.ratelimit;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.ReplicaWait;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 
@@ -24,14 +25,20 @@ import java.time.Duration;
  * @param message          the {@code detail} of a 429 answer
   * @param httpHeaders      whether decisions go into the HTTP answer's RateLimit fields; null: only on web handlers
   * @param shadow           whether the limit only decides and records, and never refuses
+  * @param waitForReplicas  replicas that must have a spend before an admission is granted (Redis WAIT); 0 for none
+  * @param waitForReplicasTimeout the longest the WAIT blocks
   */
 public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, Long burst, Scope scope,
                             TimeSource timeSource, BackendFailurePolicy onBackendFailure, Duration timeout,
-                            String message, Boolean httpHeaders, Boolean shadow) {
+                            String message, Boolean httpHeaders, Boolean shadow, Integer waitForReplicas,
+                            Duration waitForReplicasTimeout) {
 
     /** A source that says nothing. */
     public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
-            null, null);
+            null, null, null, null);
+
+    /** How long a WAIT blocks when {@code wait-for-replicas} is set and its timeout is not. */
+    public static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
 
     /**
      * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
@@ -42,7 +49,16 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
      */
     public RateLimitPolicy toPolicy(String name) {
         return new RateLimitPolicy(name, algorithm, rate, interval, burst == null ? 0 : burst, scope, timeSource,
-                onBackendFailure);
+                onBackendFailure, replicaWait());
+    }
+
+    /** {@link ReplicaWait#NONE} unless {@code waitForReplicas} is positive. */
+    public ReplicaWait replicaWait() {
+        if (waitForReplicas == null || waitForReplicas == 0) {
+            return ReplicaWait.NONE;
+        }
+        return new ReplicaWait(waitForReplicas,
+                waitForReplicasTimeout != null ? waitForReplicasTimeout : DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT);
     }
 
     /** Each field from this source, or from {@code fallback} where this one does not say. */
@@ -58,6 +74,8 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
                 timeout != null ? timeout : fallback.timeout,
                 message != null && !message.isEmpty() ? message : fallback.message,
                 httpHeaders != null ? httpHeaders : fallback.httpHeaders,
-                shadow != null ? shadow : fallback.shadow);
+                shadow != null ? shadow : fallback.shadow,
+                waitForReplicas != null ? waitForReplicas : fallback.waitForReplicas,
+                waitForReplicasTimeout != null ? waitForReplicasTimeout : fallback.waitForReplicasTimeout);
     }
 }

@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One {@code redis-server} process on a loopback port, with persistence off, that can be stopped and started again
- * on the same port. Its output goes to a log file whose tail is shown when the server fails to come up.
+ * One {@code redis-server} (or {@code redis-sentinel}) process on a loopback port, with persistence off, that can be
+ * stopped and started again on the same port, killed outright and frozen. Its output goes to a log file whose tail
+ * is shown when the server fails to come up.
  */
 final class RedisProcess {
 
@@ -24,12 +25,19 @@ final class RedisProcess {
     private final int port;
     private final List<String> extraArguments;
     private final Path directory;
+    /** A configuration file given before the options, or null; a sentinel needs one it may rewrite. */
+    private final String configuration;
     private Process process;
 
     RedisProcess(RedisBinary binary, int port, List<String> extraArguments) {
+        this(binary, port, extraArguments, null);
+    }
+
+    RedisProcess(RedisBinary binary, int port, List<String> extraArguments, String configuration) {
         this.binary = binary;
         this.port = port;
         this.extraArguments = List.copyOf(extraArguments);
+        this.configuration = configuration;
         try {
             this.directory = Files.createTempDirectory("guard-redis-" + port + "-");
         } catch (IOException e) {
@@ -39,9 +47,14 @@ final class RedisProcess {
 
     /** Starts a server on a free port, trying another port if a different process took the first one meanwhile. */
     static RedisProcess startOnFreePort(RedisBinary binary, List<String> extraArguments) {
+        return startOnFreePort(binary, extraArguments, null);
+    }
+
+    /** Likewise with a configuration file of this text before the options (a sentinel needs one). */
+    static RedisProcess startOnFreePort(RedisBinary binary, List<String> extraArguments, String configuration) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            RedisProcess candidate = new RedisProcess(binary, freePort(), extraArguments);
+            RedisProcess candidate = new RedisProcess(binary, freePort(), extraArguments, configuration);
             try {
                 candidate.start();
                 return candidate;
@@ -77,8 +90,17 @@ final class RedisProcess {
         if (isRunning()) {
             return;
         }
-        List<String> command = new ArrayList<>(List.of(binary.path().toString(),
-                "--port", Integer.toString(port), "--bind", LOOPBACK, "--save", "", "--appendonly", "no",
+        List<String> command = new ArrayList<>(List.of(binary.path().toString()));
+        if (configuration != null) {
+            Path file = directory.resolve("redis.conf");
+            try {
+                Files.writeString(file, configuration, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + file, e);
+            }
+            command.add(file.toString());
+        }
+        command.addAll(List.of("--port", Integer.toString(port), "--bind", LOOPBACK, "--save", "", "--appendonly", "no",
                 "--daemonize", "no", "--dir", directory.toString()));
         command.addAll(extraArguments);
         Path log = directory.resolve("redis.log");
@@ -104,24 +126,6 @@ final class RedisProcess {
                 + START_TIMEOUT_MILLIS + " ms: " + tail(log));
     }
 
-    /** Sends {@code signal} ({@code STOP}, {@code CONT}, {@code KILL}) to the running server, and waits for kill. */
-    synchronized void signal(String signal) {
-        if (process == null) {
-            throw new IllegalStateException("redis-server on port " + port + " is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run kill -" + signal, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling redis-server", e);
-        }
-    }
-
     synchronized void stop() {
         if (process == null) {
             return;
@@ -136,6 +140,49 @@ final class RedisProcess {
             Thread.currentThread().interrupt();
         }
         process = null;
+    }
+
+    /** Kills the process with SIGKILL, as a crash would, and waits until it is gone. */
+    synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly(); // SIGKILL on Unix
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("redis-server on port " + port + " survived SIGKILL for 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing redis-server", e);
+        }
+        process = null;
+    }
+
+    /** Sends {@code SIGSTOP} ({@code freeze}) or {@code SIGCONT}: a stopped server keeps its sockets but answers nothing. */
+    synchronized void signal(boolean freeze) {
+        if (process == null) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        String name = freeze ? "-STOP" : "-CONT";
+        try {
+            Process kill = new ProcessBuilder("kill", name, Long.toString(process.pid())).redirectErrorStream(true)
+                    .start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill " + name + " " + process.pid() + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kill " + name + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling redis-server", e);
+        }
+    }
+
+    /** The server's log so far (its last 2,000 characters), for failure messages. */
+    String logTail() {
+        return tail(directory.resolve("redis.log"));
     }
 
     private static void pause() {

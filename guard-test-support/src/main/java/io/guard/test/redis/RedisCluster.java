@@ -1,0 +1,240 @@
+package io.guard.test.redis;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Redis Cluster of the test's own on loopback, built by {@code redis-cli --cluster create}: {@code masters}
+ * masters sharing the 16,384 slots, each with {@code replicasPerMaster} replicas. {@link #start} returns once every
+ * node reports {@code cluster_state:ok} and every master has its replicas connected.
+ *
+ * <p>Faults for a master of the test's choice ({@link #masterOf(String)} finds the one holding a key): a manual
+ * failover ({@link #failover}: {@code CLUSTER FAILOVER} on its replica, which takes over without losing a write),
+ * or a crash ({@link DedicatedRedis#kill()}, then {@link #awaitPromotionAfter}: the replica is elected once the
+ * masters agree the node failed, after the node timeout). {@link #close()} stops every node; a shutdown hook does if
+ * the JVM ends first. Needs {@code redis-cli} (see {@link RedisBinary#cli()}): without it, this fails.
+ */
+public final class RedisCluster implements AutoCloseable {
+
+    /** Bound on every wait of the harness for the cluster (creation, agreement, promotion). */
+    public static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Logger log = LoggerFactory.getLogger(RedisCluster.class);
+
+    private final List<DedicatedRedis> nodes = new ArrayList<>();
+    private final Duration nodeTimeout;
+    private final OwnedProcesses owned = new OwnedProcesses("cluster");
+
+    private RedisCluster(Duration nodeTimeout) {
+        this.nodeTimeout = nodeTimeout;
+    }
+
+    /**
+     * Starts and joins the nodes.
+     *
+     * @param nodeTimeout how long a master may be silent before it is taken for failed ({@code cluster-node-timeout})
+     * @throws IllegalStateException if a binary is missing or the cluster does not come together; nothing is left
+     *                               running then
+     */
+    public static RedisCluster start(int masters, int replicasPerMaster, Duration nodeTimeout) {
+        RedisCluster cluster = new RedisCluster(nodeTimeout);
+        try {
+            cluster.create(masters, replicasPerMaster);
+            return cluster;
+        } catch (RuntimeException | Error e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void create(int masters, int replicasPerMaster) {
+        Path cli = RedisBinary.cli();
+        int count = masters * (1 + replicasPerMaster);
+        for (int i = 0; i < count; i++) {
+            DedicatedRedis node = RedisServers.startDedicated("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                    "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
+                    "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
+            nodes.add(node);
+            owned.add(node.toString(), node::close);
+        }
+        List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
+        nodes.forEach(node -> create.add(node.host() + ":" + node.port()));
+        create.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
+        run(create);
+        Await.until(WAIT, "every node to report cluster_state:ok", () -> nodes.stream()
+                .allMatch(node -> ((String) node.endpoint("").call("CLUSTER", "INFO")).contains("cluster_state:ok")));
+        Await.until(WAIT, "every master to have " + replicasPerMaster + " replicas in sync", () -> masters().size()
+                == masters && masters().stream().allMatch(master -> replicasOf(master).size() == replicasPerMaster
+                && replicasOf(master).stream().allMatch(replica -> linkUp(replica))));
+        log.info("Redis Cluster for tests: {} masters, {} replicas each, nodes {}", masters, replicasPerMaster,
+                nodes.stream().map(DedicatedRedis::port).toList());
+    }
+
+    /** Every node, masters and replicas, in the order started. */
+    public List<DedicatedRedis> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    /** {@code redis://127.0.0.1:port} of every node, what a client's cluster configuration lists. */
+    public List<String> urls() {
+        return nodes.stream().map(DedicatedRedis::url).toList();
+    }
+
+    /** The nodes that are masters now and not failed, as a running node sees the cluster. */
+    public List<DedicatedRedis> masters() {
+        return view().stream().filter(line -> line.flags().contains("master") && !line.failed())
+                .map(line -> node(line.port())).toList();
+    }
+
+    /** The master that holds {@code key}'s slot now. */
+    public DedicatedRedis masterOf(String key) {
+        long slot = (Long) running().endpoint("").call("CLUSTER", "KEYSLOT", key);
+        for (Object shard : (List<?>) running().endpoint("").call("CLUSTER", "SLOTS")) {
+            List<?> range = (List<?>) shard;
+            if ((Long) range.get(0) <= slot && slot <= (Long) range.get(1)) {
+                return node(Math.toIntExact((Long) ((List<?>) range.get(2)).get(1)));
+            }
+        }
+        throw new IllegalStateException("no master holds slot " + slot);
+    }
+
+    /** The replicas of {@code master} now. */
+    public List<DedicatedRedis> replicasOf(DedicatedRedis master) {
+        String id = view().stream().filter(line -> line.port() == master.port()).findFirst()
+                .orElseThrow(() -> new IllegalStateException(master + " is no node of the cluster")).id();
+        return view().stream().filter(line -> line.masterId().equals(id) && !line.failed())
+                .map(line -> node(line.port())).toList();
+    }
+
+    /**
+     * A manual failover of {@code master}: {@code CLUSTER FAILOVER} on its replica, which waits until it has every
+     * write of the master, then takes its slots. Returns the new master once every running node agrees, and agrees
+     * that the old master replicates it.
+     */
+    public DedicatedRedis failover(DedicatedRedis master) {
+        DedicatedRedis replica = replicasOf(master).get(0);
+        replica.endpoint("").call("CLUSTER", "FAILOVER");
+        awaitMaster(replica);
+        Await.until(WAIT, master + " to replicate " + replica + " for every node", () -> nodes.stream()
+                .filter(DedicatedRedis::isRunning).allMatch(viewer -> {
+                    List<NodeLine> lines = NodeLine.parse((String) viewer.endpoint("").call("CLUSTER", "NODES"));
+                    String id = lines.stream().filter(line -> line.port() == replica.port()).findFirst()
+                            .map(NodeLine::id).orElse("?");
+                    return lines.stream().anyMatch(line -> line.port() == master.port() && line.masterId().equals(id));
+                }) && linkUp(master));
+        return replica;
+    }
+
+    /**
+     * After {@code master} was killed or frozen: waits until one of its replicas is master for every running node
+     * (the masters must first agree that it failed, after the node timeout).
+     */
+    public DedicatedRedis awaitPromotionAfter(DedicatedRedis master, List<DedicatedRedis> replicas) {
+        Await.until(WAIT, "a replica of " + master + " to be elected", () -> replicas.stream()
+                .anyMatch(replica -> "master".equals(replica.info("replication").get("role"))));
+        DedicatedRedis promoted = replicas.stream()
+                .filter(replica -> "master".equals(replica.info("replication").get("role"))).findFirst().orElseThrow();
+        awaitMaster(promoted);
+        return promoted;
+    }
+
+    /**
+     * Starts a killed node again with its cluster identity ({@code nodes.conf} survives in its directory, the data
+     * does not): the cluster takes it back as a replica of the master that replaced it. Returns once it is in sync.
+     */
+    public void rejoin(DedicatedRedis node) {
+        if (!node.isRunning()) {
+            node.start();
+        }
+        Await.until(WAIT, node + " to rejoin as a replica in sync", () -> {
+            Map<String, String> info = node.info("replication");
+            return "slave".equals(info.get("role")) && "up".equals(info.get("master_link_status"));
+        });
+        Await.until(WAIT, "every node to report cluster_state:ok", () -> nodes.stream().filter(DedicatedRedis::isRunning)
+                .allMatch(n -> ((String) n.endpoint("").call("CLUSTER", "INFO")).contains("cluster_state:ok")));
+    }
+
+    private void awaitMaster(DedicatedRedis promoted) {
+        Await.until(WAIT, promoted + " to be master for every node", () -> nodes.stream()
+                .filter(DedicatedRedis::isRunning).allMatch(node -> agreesIsMaster(node, promoted)));
+    }
+
+    /** Keys held by every master together. */
+    public long keyCount() {
+        return masters().stream().mapToLong(master -> (Long) master.endpoint("").call("DBSIZE")).sum();
+    }
+
+    private static boolean agreesIsMaster(DedicatedRedis viewer, DedicatedRedis promoted) {
+        return NodeLine.parse((String) viewer.endpoint("").call("CLUSTER", "NODES")).stream()
+                .anyMatch(line -> line.port() == promoted.port() && line.flags().contains("master"));
+    }
+
+    private static boolean linkUp(DedicatedRedis replica) {
+        return "up".equals(replica.info("replication").get("master_link_status"));
+    }
+
+    private List<NodeLine> view() {
+        return NodeLine.parse((String) running().endpoint("").call("CLUSTER", "NODES"));
+    }
+
+    private DedicatedRedis running() {
+        return nodes.stream().filter(DedicatedRedis::isRunning).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no cluster node is running"));
+    }
+
+    private DedicatedRedis node(int port) {
+        return nodes.stream().filter(node -> node.port() == port).findFirst()
+                .orElseThrow(() -> new IllegalStateException("port " + port + " is no node of this cluster"));
+    }
+
+    /** One line of {@code CLUSTER NODES}: id, address, flags, master id. */
+    private record NodeLine(String id, int port, String flags, String masterId) {
+
+        boolean failed() {
+            return flags.contains("fail");
+        }
+
+        static List<NodeLine> parse(String reply) {
+            List<NodeLine> lines = new ArrayList<>();
+            for (String line : reply.split("\n")) {
+                String[] fields = line.trim().split(" ");
+                if (fields.length < 4) {
+                    continue;
+                }
+                String address = fields[1].contains("@") ? fields[1].substring(0, fields[1].indexOf('@')) : fields[1];
+                lines.add(new NodeLine(fields[0], Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)),
+                        fields[2], fields[3]));
+            }
+            return lines;
+        }
+    }
+
+    private static void run(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                process.destroyForcibly();
+                throw new IllegalStateException("redis-cli --cluster create failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command.get(0) + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating the cluster", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        owned.close();
+    }
+}

@@ -2,23 +2,20 @@ package io.guard.ratelimit.redis;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Consumer;
 
 /**
  * A real connection whose first send waits until the test releases it, so that the calls submitted meanwhile queue
  * in the pipeline and leave as one batch: batches become a thing a test can arrange rather than hope for. Records
  * what each send carried, after merging.
  */
-final class HeldBackConnection extends ScriptConnection {
+final class HeldBackConnection extends ForwardingConnection {
 
-    private final ScriptConnection real;
     private final List<List<ScriptCall>> sent = new ArrayList<>();
     private List<ScriptCall> held;
     private boolean holding = true;
 
     HeldBackConnection(ScriptConnection real) {
-        this.real = real;
+        super(real);
     }
 
     @Override
@@ -47,40 +44,5 @@ final class HeldBackConnection extends ScriptConnection {
     /** The calls of each send so far (a batch merged into script runs), first send first. */
     synchronized List<List<ScriptCall>> sent() {
         return List.copyOf(sent);
-    }
-
-    @Override
-    boolean clustered() {
-        return real.clustered();
-    }
-
-    @Override
-    Object laneOf(String routingKey) {
-        return real.laneOf(routingKey);
-    }
-
-    @Override
-    public CompletionStage<Void> connect() {
-        return real.connect();
-    }
-
-    @Override
-    CompletionStage<Void> load(List<LuaScript> scripts) {
-        return real.load(scripts);
-    }
-
-    @Override
-    Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
-        return real.subscribe(channel, onMessage, onResubscribed);
-    }
-
-    @Override
-    public String clientName() {
-        return real.clientName();
-    }
-
-    @Override
-    public void close() {
-        real.close();
     }
 }

@@ -3,10 +3,8 @@ package io.guard.ratelimit.redis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * A real connection in a client that turns busy when told ({@link #busy()}): from then on the first batch waits
@@ -14,16 +12,15 @@ import java.util.function.Consumer;
  * replies of every later batch reach the caller {@code lateMillis} after Redis sent them (an event loop that waited
  * for a CPU). Redis itself answers every call at once.
  */
-final class LateRepliesConnection extends ScriptConnection {
+final class LateRepliesConnection extends ForwardingConnection {
 
-    private final ScriptConnection real;
     private final Executor late;
     private boolean busy;
     private boolean first = true;
     private List<ScriptCall> held;
 
     LateRepliesConnection(ScriptConnection real, long lateMillis) {
-        this.real = real;
+        super(real);
         this.late = CompletableFuture.delayedExecutor(lateMillis, TimeUnit.MILLISECONDS);
     }
 
@@ -73,40 +70,5 @@ final class LateRepliesConnection extends ScriptConnection {
             shadows.add(shadow);
         }
         real.send(shadows);
-    }
-
-    @Override
-    boolean clustered() {
-        return real.clustered();
-    }
-
-    @Override
-    Object laneOf(String routingKey) {
-        return real.laneOf(routingKey);
-    }
-
-    @Override
-    public CompletionStage<Void> connect() {
-        return real.connect();
-    }
-
-    @Override
-    CompletionStage<Void> load(List<LuaScript> scripts) {
-        return real.load(scripts);
-    }
-
-    @Override
-    Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed) {
-        return real.subscribe(channel, onMessage, onResubscribed);
-    }
-
-    @Override
-    public String clientName() {
-        return real.clientName();
-    }
-
-    @Override
-    public void close() {
-        real.close();
     }
 }

@@ -12,13 +12,9 @@ import io.guard.ratelimit.TimeSource;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
-import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.redisson.Redisson;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -46,8 +42,7 @@ class RecoveryAfterOutageIT {
             FailoverRateLimiter.recommendedBreakerConfig());
     private final RateLimitPolicy policy = new RateLimitPolicy("browse", Algorithm.TOKEN_BUCKET, 1_000_000,
             Duration.ofSeconds(60), 0, Scope.GLOBAL, TimeSource.SERVER, BackendFailurePolicy.FAIL_OPEN);
-    private RedissonClient redisson;
-    private RedisClient lettuce;
+    private BothClients clients;
     private FailoverRateLimiter failover;
 
     @AfterEach
@@ -56,11 +51,8 @@ class RecoveryAfterOutageIT {
             failover.close();
         }
         breakers.close();
-        if (redisson != null) {
-            redisson.shutdown();
-        }
-        if (lettuce != null) {
-            lettuce.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        if (clients != null) {
+            clients.close();
         }
         server.close();
     }
@@ -100,16 +92,8 @@ class RecoveryAfterOutageIT {
     }
 
     private void connect(String client) {
-        ScriptConnection connection;
-        if (client.equals("redisson")) {
-            Config config = new Config();
-            config.useSingleServer().setAddress(server.url());
-            redisson = Redisson.create(config);
-            connection = RedissonScriptConnection.of(redisson);
-        } else {
-            lettuce = RedisClient.create(server.url());
-            connection = LettuceScriptConnection.of(lettuce, Duration.ofSeconds(60));
-        }
+        clients = new BothClients(server.endpoint(""));
+        ScriptConnection connection = clients.connection(client);
         RedisRateLimiter redis = new RedisRateLimiter(connection, Clock.systemUTC(), "guard:",
                 UUID.randomUUID().toString(), 0, 64);
         failover = new FailoverRateLimiter(redis, new LocalRateLimiter(Clock.systemUTC()), breaker,

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * 4 threads take permits of a FAIL_CLOSED limit on 6 keys spread over the masters: one master fails over on request
  * ({@code CLUSTER FAILOVER} on its replica, which then owns the slots: the old master answers {@code MOVED}) or is
  * killed (SIGKILL; its replica is elected after the node timeout). Checked as in {@link SentinelFailoverIT}, for the
- * key on the failed master: every decision answered within the timeout plus slack (so nothing is stuck: batches to
+ * key on the failed master: every decision answered within the patience limit plus slack (so nothing is stuck: batches to
  * the failed node fail per policy, the load threads end), decisions land on the new master without a restart, and
  * spends lost are at most those admitted after the last moment the replica was seen in sync.
  */
@@ -95,9 +95,9 @@ class ClusterFailoverIT {
             System.out.printf("FAILOVER | cluster | %s | %s | keys on the other masters: %d of %d decisions failed "
                     + "over (one backend breaker for all of Redis) |%n", fault, client, failedElsewhere,
                     elsewhere.stream().filter(call -> call.start() >= syncAt).count());
-            run.assertEveryDecisionAnsweredInTime(SentinelFailoverIT.TIMEOUT.plus(SentinelFailoverIT.SLACK));
+            run.assertEveryDecisionAnsweredInTime(SentinelFailoverIT.DECISION_BOUND);
             new FailoverRun("cluster", fault.name(), client, elsewhere, syncAt, faultAt, switchedAt, landedAt, 0, 0)
-                    .assertEveryDecisionAnsweredInTime(SentinelFailoverIT.TIMEOUT.plus(SentinelFailoverIT.SLACK));
+                    .assertEveryDecisionAnsweredInTime(SentinelFailoverIT.DECISION_BOUND);
             run.assertLandedWithin(SentinelFailoverIT.RECOVERY);
             run.assertOnlySpendsAfterTheSyncPointLost();
             FailoverRun.assertDecidesOnAfterwards(guard, replica, counter);

@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * ({@link #connect()}), else on first use, and again after a failed attempt, so the application starts while Redis is
  * down and no caller waits for a connect. Once made, Lettuce reconnects them by itself, but with a back-off that
  * grows to 30 s (the client's {@code reconnectDelay}): after a long outage the limits would wait up to that long
- * for Redis to be used again. So a script connection found closed for {@value #RECONNECT_AFTER_MILLIS} ms or more
+ * for Redis to be used again. So a script connection (not a cluster's) found closed for {@value #RECONNECT_AFTER_MILLIS} ms or more
  * when a batch is to be sent (the backend breaker's trial call, every 2 s while Redis is down) is replaced by a
  * fresh connect, which reaches a Redis that is back at once. The pub/sub connection is left to Lettuce: a reset
  * message missed meanwhile is made good when it subscribes again.
@@ -164,8 +164,16 @@ public final class LettuceScriptConnection extends ScriptConnection {
         connection.sendWhenConnected(calls, this::dispatch);
     }
 
-    /** See the class comment: a connection Lettuce has not brought back within a second is made afresh. */
+    /**
+     * See the class comment: a connection Lettuce has not brought back within a second is made afresh. Not on a
+     * cluster, where Lettuce keeps a connection per node and brings each back itself. The stale connection is closed
+     * without waiting: this runs where batches are sent, often on Lettuce's event loop, which a blocking close would
+     * wait for.
+     */
     private void replaceIfClosedTooLong() {
+        if (clustered) {
+            return;
+        }
         StatefulConnection<String, String> made = connection.connected();
         if (made == null || made.isOpen()) {
             if (closedSince != 0) {
@@ -179,7 +187,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
             closedSince = now;
         } else if (now - since >= TimeUnit.MILLISECONDS.toNanos(RECONNECT_AFTER_MILLIS)) {
             closedSince = 0;
-            connection.replace(made, StatefulConnection::close);
+            connection.replace(made, StatefulConnection::closeAsync);
         }
     }
 

@@ -8,25 +8,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * A breaker's reading of time in nanoseconds: its clock's own, or the configured
- * {@link CircuitBreakerConfig#currentTimestampFunction()} applied to that clock, so that every duration and wait a
- * breaker measures comes from one source.
+ * A breaker's reading of time in nanoseconds when a {@link CircuitBreakerConfig#currentTimestampFunction()} is
+ * configured: the function applied to the breaker's clock (seen as a {@link Clock}), in its unit, so that every
+ * duration and wait the breaker measures comes from it. Without a function the breaker reads its clock directly.
  */
 final class BreakerTime {
 
-    private final GuardClock clock;
-    private final Function<Clock, Long> timestamps; // null: the clock's nanoTime, the common case
+    private final Function<Clock, Long> timestamps;
     private final TimeUnit timestampUnit;
     private final Clock clockView;
 
     BreakerTime(GuardClock clock, CircuitBreakerConfig config) {
-        this.clock = clock;
         this.timestamps = config.currentTimestampFunction();
         this.timestampUnit = config.timestampUnit();
-        this.clockView = timestamps == null ? null : new GuardClockView(clock, ZoneOffset.UTC);
+        this.clockView = new GuardClockView(clock, ZoneOffset.UTC);
     }
 
     long nanos() {
-        return timestamps == null ? clock.nanoTime() : timestampUnit.toNanos(timestamps.apply(clockView));
+        return timestampUnit.toNanos(timestamps.apply(clockView));
     }
 }

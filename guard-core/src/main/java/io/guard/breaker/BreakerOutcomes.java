@@ -41,9 +41,13 @@ final class BreakerOutcomes {
         }
     }
 
-    /** A call that threw; an ignored error gives its permission back to {@code granting}, the state that gave it. */
-    void error(BreakerState granting, long durationNanos, Throwable error) {
-        switch (classifier.classify(error)) {
+    /**
+     * A call that threw; an ignored error gives its permission back to {@code granting}, the state that gave it.
+     * Returns whether the error counted as a failure.
+     */
+    boolean error(BreakerState granting, long durationNanos, Throwable error) {
+        Classifier.Verdict verdict = classifier.classify(error);
+        switch (verdict) {
             case FAILURE -> {
                 events.publish(GuardEvent.Type.ERROR, durationNanos, Map.of("error", error.getClass().getName()));
                 transitions.current().record(durationNanos, true);
@@ -63,6 +67,7 @@ final class BreakerOutcomes {
                 }
             }
         }
+        return verdict == Classifier.Verdict.FAILURE;
     }
 
     boolean recordsAsFailure(Throwable error) {

@@ -10,7 +10,8 @@ import java.util.function.Predicate;
 /**
  * Decides what an outcome means for the window. Never throws: a user predicate that throws gets the answer its
  * property documents, and a warning is logged once per breaker, so a buggy predicate can neither break the
- * call nor leak a HALF_OPEN permit.
+ * call nor leak a HALF_OPEN permit. The same rules, as Resilience4j's combined predicates, back
+ * {@link CircuitBreakerConfig#effectiveRecordExceptionPredicate()} and its ignore twin.
  */
 final class Classifier {
 
@@ -72,6 +73,25 @@ final class Classifier {
             }
             return TransitionCheck.noTransition();
         }
+    }
+
+    /** See {@link CircuitBreakerConfig#effectiveRecordExceptionPredicate()}: the record rules as one predicate. */
+    static Predicate<Throwable> recordPredicate(CircuitBreakerConfig config) {
+        Predicate<Throwable> record;
+        Predicate<Throwable> configured = config.recordExceptionPredicate();
+        if (config.recordExceptions().isEmpty() && configured == CircuitBreakerConfig.RECORD_ALL) {
+            record = CircuitBreakerConfig.RECORD_ALL;
+        } else {
+            Predicate<Throwable> byType = t -> instanceOfAny(t, config.recordExceptions());
+            record = configured == CircuitBreakerConfig.RECORD_ALL ? byType : byType.or(configured);
+        }
+        return config.ignoreExceptionsPrecedenceEnabled() ? ignorePredicate(config).negate().and(record) : record;
+    }
+
+    /** See {@link CircuitBreakerConfig#effectiveIgnoreExceptionPredicate()}: the ignore rules as one predicate. */
+    static Predicate<Throwable> ignorePredicate(CircuitBreakerConfig config) {
+        Predicate<Throwable> byType = t -> instanceOfAny(t, config.ignoreExceptions());
+        return byType.or(config.ignoreExceptionPredicate());
     }
 
     private static boolean instanceOfAny(Throwable error, List<Class<? extends Throwable>> types) {

@@ -2,6 +2,7 @@ package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.ReplicaWait;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -341,7 +342,18 @@ public final class LettuceScriptConnection extends ScriptConnection {
     /** Closes the connections Guard opened; the factory and its client stay as they are. */
     @Override
     public void close() {
-        pubSub.close(StatefulConnection::close);
-        connection.close(StatefulConnection::close);
+        pubSub.close(LettuceScriptConnection::closeUnlessClosed);
+        connection.close(LettuceScriptConnection::closeUnlessClosed);
+    }
+
+    /**
+     * Spring Data's connection factory is a lifecycle bean: on shutdown it stops, which shuts its client down and
+     * closes every connection of that client, Guard's included, before the beans are destroyed. Closing them again
+     * would only make Lettuce warn "Connection is already closed" once per connection (issue 24 item 0c).
+     */
+    private static void closeUnlessClosed(StatefulConnection<?, ?> made) {
+        if (!(made instanceof RedisChannelHandler<?, ?> handler && handler.isClosed())) {
+            made.close();
+        }
     }
 }

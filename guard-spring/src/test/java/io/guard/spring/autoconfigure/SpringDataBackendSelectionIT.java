@@ -8,6 +8,9 @@ import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -23,6 +26,7 @@ import static org.mockito.Mockito.mock;
 
 /** Guard on Spring Data Redis's Lettuce factory, found by itself or chosen over a RedissonClient, on a real Redis. */
 @RedisTest
+@ExtendWith(OutputCaptureExtension.class)
 class SpringDataBackendSelectionIT {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -59,5 +63,22 @@ class SpringDataBackendSelectionIT {
                 .withBean(RedisConnectionFactory.class, () -> factory(redis))
                 .withPropertyValues("guard.rate-limit.redis.client=spring-data").run(context ->
                         assertThat(context.getBean(ScriptConnection.class).clientName()).isEqualTo("lettuce"));
+    }
+
+    /**
+     * The factory stops (and shuts its client down) before Guard's beans are destroyed; Guard then finds its
+     * connections closed and leaves them, instead of making Lettuce warn "Connection is already closed" for each.
+     */
+    @Test
+    void shuttingDownLeavesNoWarningAboutClosedConnections(RedisEndpoint redis, CapturedOutput output) {
+        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class))
+                .withBean(RedisConnectionFactory.class, () -> factory(redis))
+                .withPropertyValues("guard.rate-limit.key-prefix=" + redis.keyPrefix(),
+                        "guard.rate-limit.redis.timeout=10s").run(context -> {
+                    RateLimitPolicy policy = RateLimitPolicy.of("down", Algorithm.FIXED_WINDOW, 5, Duration.ofHours(1));
+                    // Both of Guard's connections in use: the script connection and the reset subscription.
+                    assertThat(context.getBean(RateLimiter.class).tryAcquire(policy, "k", 1).allowed()).isTrue();
+                });
+        assertThat(output.getAll()).doesNotContain("Connection is already closed");
     }
 }

@@ -82,7 +82,7 @@ class ClusterFailoverIT {
             }
             long switchedAt = System.nanoTime();
             long landedAt = FailoverRun.awaitSpendsGrow(guard, replica, counter, load, SentinelFailoverIT.RECOVERY);
-            Thread.sleep(300);
+            FailoverRun.awaitAdmissionsSince(load, landedAt); // decisions go on being answered after the switch
             List<DecisionLoad.Call> calls = load.stop();
 
             List<DecisionLoad.Call> onFailedMaster = calls.stream().filter(call -> call.key().equals("k")).toList();

@@ -137,7 +137,7 @@ class SentinelFailoverIT {
             if (fault == Fault.FREEZE) {
                 RedisSentinels.awaitInSync(primary, replica);
             }
-            Thread.sleep(300);
+            FailoverRun.awaitAdmissionsSince(load, landedAt); // decisions go on being answered after the switch
             List<DecisionLoad.Call> calls = load.stop();
 
             FailoverRun run = new FailoverRun("sentinel", fault.name() + (wait.waits() ? " wait-for-replicas="

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * refusal's exact {@code retryAfter} on a timer, as long as that still falls within {@code maxWait}. Between tries
  * nothing is held: no thread sleeps and no connection stays open, so thousands of waiters cost a timer entry each.
  */
-public final class RetryingAcquire {
+final class RetryingAcquire {
 
     private final ScheduledExecutorService timer;
     private final LongSupplier nanoTime;

@@ -69,7 +69,7 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
     }
 
     /** Completes once this store hears of changes made elsewhere (after {@link #listen}). */
-    public CompletionStage<Void> listening() {
+    CompletionStage<Void> listening() {
         Subscription current = subscription.get();
         return current == null ? CompletableFuture.failedFuture(new IllegalStateException("not listening"))
                 : current.subscribed();

@@ -25,7 +25,7 @@ import java.util.function.Predicate;
  * <p>On shutdown it ends every stream before the web server's graceful shutdown starts (it stops in the last
  * lifecycle phase), otherwise an open {@code curl -N} would hold shutdown for the whole grace period.
  */
-public final class GuardEventStream implements GuardEventListener, SmartLifecycle, DisposableBean {
+final class GuardEventStream implements GuardEventListener, SmartLifecycle, DisposableBean {
 
     private final GuardRegistries registries;
     private final int queueSize;

@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @ManagementContextConfiguration(value = ManagementContextType.ANY, proxyBeanMethods = false)
 @ConditionalOnBean(GuardEventStream.class)
-public class GuardEventStreamManagementContextConfiguration {
+class GuardEventStreamManagementContextConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)

@@ -1,24 +1,41 @@
 package io.guard.spring.autoconfigure;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.IgnoreTopLevelConverterNotFoundBindHandler;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.core.env.Environment;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.TreeSet;
 
 /**
- * Checks {@code guard.*} the moment it is bound, before any breaker or limiter is built from it, and stops start-up
- * once with every bad value (see {@link PropertyMistakes}): each named with the value as written and where it was
- * written, and what is allowed.
+ * The one check of {@code guard.*}: runs just before Spring Boot binds {@link GuardProperties}, reads the
+ * environment the way Boot's binder will, and stops start-up once with every mistake it finds, so that three typos
+ * cost one restart and not three: names that bind to nothing (a misspelled property or section, Resilience4j's
+ * {@code configs}), values that cannot be read as their type ({@code timeout=250 millis}), and values that cannot
+ * work (see {@link PropertyMistakes}). Each is named with the value as written and where it was written.
  */
-final class GuardPropertiesCheck implements BeanPostProcessor {
+final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
 
     private final Environment environment;
     /**
@@ -31,15 +48,54 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
         this.environment = environment;
     }
 
+    /** Before Boot's own binding post-processor, so that its first error cannot hide the others. */
     @Override
-    public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (bean instanceof GuardProperties properties && checked.add(bean)) {
-            List<String> mistakes = describe(PropertyMistakes.in(properties), environment);
-            if (!mistakes.isEmpty()) {
-                throw new GuardPropertyValuesException(mistakes);
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+
+    @Override
+    public Object postProcessBeforeInitialization(Object bean, String beanName) {
+        if (bean instanceof GuardProperties && checked.add(bean)) {
+            GuardPropertyMistakesException mistakes = check(environment);
+            if (mistakes != null) {
+                throw mistakes;
             }
         }
         return bean;
+    }
+
+    /** Every mistake under {@code guard.*} in {@code environment}, or null when there is none. */
+    static GuardPropertyMistakesException check(Environment environment) {
+        Binder binder = new Binder(ConfigurationPropertySources.get(environment),
+                new PropertySourcesPlaceholdersResolver(environment));
+        Collecting handler = new Collecting();
+        GuardProperties scratch = new GuardProperties();
+        binder.bind("guard", Bindable.ofInstance(scratch), handler);
+        List<String> values = new ArrayList<>();
+        handler.unreadable.forEach((name, type) ->
+                values.add(name + "=" + writtenValue(name, environment) + ": cannot be read as "
+                        + type.getSimpleName() + writtenOrigin(name, environment)));
+        values.addAll(describe(PropertyMistakes.in(scratch), environment));
+        List<ConfigurationProperty> unknown = handler.unbound.stream()
+                .filter(property -> !handler.unreadable.containsKey(property.getName().toString()))
+                .toList();
+        if (values.isEmpty() && unknown.isEmpty()) {
+            return null;
+        }
+        BindException firstUnreadable = handler.unreadable.entrySet().stream().findFirst()
+                .map(entry -> bindError(binder, entry.getKey(), entry.getValue())).orElse(null);
+        return new GuardPropertyMistakesException(values, unknown, firstUnreadable);
+    }
+
+    /** Boot's own error for a value that cannot be read: what the application would have seen without this check. */
+    private static BindException bindError(Binder binder, String name, Class<?> type) {
+        try {
+            binder.bind(name, Bindable.of(type));
+            return null;
+        } catch (BindException e) {
+            return e;
+        }
     }
 
     /**
@@ -57,8 +113,18 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
         }
         ConfigurationProperty written = written(mistake.property(), environment);
         Object value = written != null ? written.getValue() : mistake.value();
-        String origin = written != null && written.getOrigin() != null ? " [" + written.getOrigin() + "]" : "";
-        return mistake.property() + "=" + value + ": " + mistake.reason() + origin;
+        return mistake.property() + "=" + value + ": " + mistake.reason() + writtenOrigin(mistake.property(),
+                environment);
+    }
+
+    private static Object writtenValue(String property, Environment environment) {
+        ConfigurationProperty written = written(property, environment);
+        return written != null ? written.getValue() : "";
+    }
+
+    private static String writtenOrigin(String property, Environment environment) {
+        ConfigurationProperty written = written(property, environment);
+        return written != null && written.getOrigin() != null ? " [" + written.getOrigin() + "]" : "";
     }
 
     private static ConfigurationProperty written(String property, Environment environment) {
@@ -75,25 +141,39 @@ final class GuardPropertiesCheck implements BeanPostProcessor {
         return null;
     }
 
-    /** Every bad {@code guard.*} value of one start-up. */
-    static final class GuardPropertyValuesException extends GuardPropertiesException {
+    /**
+     * Boot's handler for {@code ignoreUnknownFields = false} (the names that bind to nothing, environment variables
+     * and system properties excepted), made to go on past a value it cannot read instead of stopping there.
+     */
+    private static final class Collecting extends AbstractBindHandler {
 
-        private static final long serialVersionUID = 1L;
+        final Map<String, Class<?>> unreadable = new LinkedHashMap<>();
+        final Set<ConfigurationProperty> unbound = new TreeSet<>();
 
-        private final List<String> mistakes;
-
-        GuardPropertyValuesException(List<String> mistakes) {
-            super("guard", String.join("; ", mistakes), "Fix each value above; the reason after it says what is allowed.");
-            this.mistakes = List.copyOf(mistakes);
+        Collecting() {
+            super(new NoUnboundElementsBindHandler(new IgnoreTopLevelConverterNotFoundBindHandler(),
+                    new UnboundElementsSourceFilter()));
         }
 
         @Override
-        public String getMessage() {
-            if (mistakes.size() == 1) {
-                return mistakes.get(0);
+        public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+                                Exception error) throws Exception {
+            try {
+                return super.onFailure(name, target, context, error);
+            } catch (Exception e) {
+                unreadable.putIfAbsent(name.toString(), target.getType().resolve(Object.class));
+                return null;
             }
-            return mistakes.size() + " Guard property values cannot work:" + mistakes.stream()
-                    .map(line -> System.lineSeparator() + "  - " + line).collect(Collectors.joining());
+        }
+
+        @Override
+        public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result)
+                throws Exception {
+            try {
+                super.onFinish(name, target, context, result);
+            } catch (UnboundConfigurationPropertiesException e) {
+                unbound.addAll(e.getUnboundProperties());
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ package io.guard.spring.autoconfigure;
  * A Guard property (or the lack of a bean it needs) that cannot work: a breaker setting out of range, a Redis
  * backend without a Redis client. Thrown at start-up; its failure analyzer names the property and the value.
  */
-public class GuardPropertiesException extends RuntimeException {
+class GuardPropertiesException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

@@ -81,23 +81,8 @@ class UnusedInstancesWarning implements ApplicationListener<ContextRefreshedEven
                         .thenComparing(Comparator.naturalOrder()));
     }
 
-    /** Levenshtein distance: insertions, deletions and substitutions. */
+    /** Levenshtein distance: insertions, deletions and substitutions (the same as for unknown property names). */
     static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return GuardPropertyNames.distance(a, b);
     }
 }

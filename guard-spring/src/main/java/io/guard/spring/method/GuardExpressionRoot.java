@@ -6,7 +6,7 @@ import java.lang.reflect.Method;
  * {@code #root} of Guard's SpEL expressions: the call being guarded ({@code #root.methodName},
  * {@code #root.args[0]}, {@code #root.targetClass.simpleName}).
  */
-public final class GuardExpressionRoot {
+final class GuardExpressionRoot {
 
     private final Method method;
     private final Object[] args;

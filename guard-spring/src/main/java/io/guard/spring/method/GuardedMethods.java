@@ -111,7 +111,7 @@ public final class GuardedMethods {
     }
 
     /** Resolves every method of {@code type}, so that any mistake surfaces now rather than on the first call. */
-    public List<GuardAnnotationException> validate(Class<?> type) {
+    List<GuardAnnotationException> validate(Class<?> type) {
         Class<?> userClass = ClassUtils.getUserClass(type);
         if (!isCandidate(userClass)) {
             return List.of();

@@ -38,7 +38,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
             null, null, null, null);
 
     /** How long a WAIT blocks when {@code wait-for-replicas} is set and its timeout is not. */
-    public static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
+    static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
 
     /**
      * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings

@@ -111,7 +111,7 @@ public final class LiveLimits implements AutoCloseable {
      * Starts the periodic re-read, whose first run (at once, on its own thread) also subscribes to the store's
      * messages: start-up itself asks nothing of Redis, which may not be up yet.
      */
-    public void start() {
+    void start() {
         synchronized (refreshLock) {
             if (poller == null) {
                 poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -185,7 +185,7 @@ public final class LiveLimits implements AutoCloseable {
         return store.shared();
     }
 
-    public Duration pollInterval() {
+    Duration pollInterval() {
         return pollInterval;
     }
 

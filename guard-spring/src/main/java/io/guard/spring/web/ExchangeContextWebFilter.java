@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
  */
 public class ExchangeContextWebFilter implements WebFilter, Ordered {
 
-    public static final int ORDER = Ordered.LOWEST_PRECEDENCE;
+    static final int ORDER = Ordered.LOWEST_PRECEDENCE;
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {

@@ -117,7 +117,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(RateLimitExceededException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(RateLimitExceededException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(RateLimitExceededException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
@@ -130,7 +130,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(CallNotPermittedException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(CallNotPermittedException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(CallNotPermittedException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
@@ -143,7 +143,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(BulkheadFullException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(BulkheadFullException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(BulkheadFullException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
@@ -156,7 +156,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(RateLimiterBackendException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(RateLimiterBackendException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(RateLimiterBackendException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
@@ -169,7 +169,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(MissingRateLimitKeyException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(MissingRateLimitKeyException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(MissingRateLimitKeyException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }
@@ -182,7 +182,7 @@ public abstract class GuardReactiveAdvice implements Ordered {
         }
 
         @ExceptionHandler(InvalidPermitsException.class)
-        public Mono<ResponseEntity<ProblemDetail>> answer(InvalidPermitsException e, ServerWebExchange exchange) {
+        Mono<ResponseEntity<ProblemDetail>> answer(InvalidPermitsException e, ServerWebExchange exchange) {
             return answerApiClients(e, exchange, () -> answers.answer(e, exchange));
         }
     }

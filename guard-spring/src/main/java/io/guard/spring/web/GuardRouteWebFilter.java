@@ -20,7 +20,7 @@ import java.net.InetSocketAddress;
 public class GuardRouteWebFilter implements WebFilter, Ordered {
 
     /** Just inside {@link RateLimitHeadersWebFilter}, whose holder the decisions go to. */
-    public static final int ORDER = RateLimitHeadersWebFilter.ORDER + 1;
+    static final int ORDER = RateLimitHeadersWebFilter.ORDER + 1;
 
     private final RouteLimits routes;
 

@@ -17,7 +17,7 @@ import java.io.IOException;
 public class GuardServletAnswerFilter extends OncePerRequestFilter implements Ordered {
 
     /** Just inside Spring's character-encoding filter, outside every other filter. */
-    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
+    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
 
     private final GuardServletExceptionHandler answers;
 

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * per limit the request passed through. Seconds are whole and rounded up, so a client that waits as told is never
  * early.
  */
-public final class RateLimitHeaders {
+final class RateLimitHeaders {
 
     /** The quota policies: name, quota ({@code q}) and window in seconds ({@code w}). */
     public static final String POLICY = "RateLimit-Policy";
@@ -25,7 +25,7 @@ public final class RateLimitHeaders {
     }
 
     /** One limit's decision within a request. */
-    public record Entry(RateLimitPolicy policy, Decision decision) {
+    record Entry(RateLimitPolicy policy, Decision decision) {
     }
 
     public static String policyField(Collection<Entry> entries) {

@@ -17,7 +17,7 @@ import reactor.core.publisher.Mono;
 public class RateLimitHeadersWebFilter implements WebFilter, Ordered {
 
     /** Early, so that every later filter and handler records into the same holder. */
-    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
+    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 100;
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {

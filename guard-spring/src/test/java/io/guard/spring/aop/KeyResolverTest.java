@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * How a key resolver bean and the request variables see a call made outside any web request (the in-process backend
- * decides; the web cases run on Redis in {@code ClientKeyMvcIT} and {@code ClientKeyWebFluxIT}).
+ * decides; the web cases run on Redis in {@code ClientKeyIT}, on both servers).
  */
 class KeyResolverTest {
 

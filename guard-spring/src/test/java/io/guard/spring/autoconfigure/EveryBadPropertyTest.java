@@ -97,6 +97,28 @@ class EveryBadPropertyTest {
     }
 
     @Test
+    void unknownNamesUnreadableValuesAndBadValuesAreAllReportedInOneFailure() {
+        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+                "guard.rate-limits.instances.visits.rate=7",
+                "guard.rate-limit.defaults.algoritm=token-bucket",
+                "guard.rate-limit.redis.timeout=250 millis",
+                "guard.rate-limit.instances.b.algorithm=leaky-bucket",
+                "guard.rate-limit.instances.b.interval=-1s",
+                "guard.circuit-breaker.instances.c.failure-rate-threshold=150"));
+        assertThat(analysis.getDescription()).startsWith("4 Guard property values cannot work:")
+                .contains("guard.rate-limit.redis.timeout=250 millis: cannot be read as Duration")
+                .contains("guard.rate-limit.instances.b.algorithm=leaky-bucket: cannot be read as Algorithm")
+                .contains("guard.rate-limit.instances.b.interval=-1s: interval must be at least 1ms")
+                .contains("guard.circuit-breaker.instances.c.failure-rate-threshold=150: failure-rate-threshold "
+                        + "must be in (0, 100]")
+                .contains("Guard does not know these properties; they would be ignored:")
+                .contains("guard.rate-limits.instances.visits.rate")
+                .contains("guard.rate-limit.defaults.algoritm");
+        assertThat(analysis.getAction()).contains("what is allowed")
+                .contains("Replace guard.rate-limit.defaults.algoritm with guard.rate-limit.defaults.algorithm.");
+    }
+
+    @Test
     void goodValuesStartTheApplication() {
         runner.withBean(Search.class).withPropertyValues("guard.rate-limit.instances.a.rate=3",
                         "guard.rate-limit.instances.a.interval=10s", "guard.rate-limit.instances.a.burst=5",

@@ -20,7 +20,7 @@ class UnknownPropertyTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues(properties).run(context -> {
             assertThat(context).hasFailed();
-            analysis[0] = new GuardUnknownPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+            analysis[0] = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
         });
         assertThat(analysis[0]).as("analysis of the start-up failure").isNotNull();
         return analysis[0];

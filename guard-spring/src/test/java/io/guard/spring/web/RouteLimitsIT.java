@@ -12,34 +12,45 @@ import io.guard.test.redis.RedisTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.mock.web.MockServletContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.test.web.servlet.client.MockMvcWebTestClient;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.WebApplicationContext;
+import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
+import org.springframework.web.filter.ForwardedHeaderFilter;
 import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * WebFlux, limits by URL pattern on a real Redis: a controller without annotations and a static resource are
- * limited by configuration alone, decided without blocking, and a refusal answers exactly like a refused
- * {@code @RateLimit} handler.
+ * Limits by URL pattern on a real Redis, on Spring MVC and on WebFlux: a controller without annotations and a static
+ * resource are limited by configuration alone (on WebFlux decided without blocking), and a refusal answers exactly
+ * like a refused {@code @RateLimit} handler. MVC requests go through MockMvc with the servlet filters an application
+ * server would run, in their order; WebFlux requests through the application's {@code WebHandler}.
  */
 @RedisTest
-class RouteLimitsWebFluxIT {
+class RouteLimitsIT {
 
-    private static final String[] ROUTES = {
+    private static final String[] SHARED_ROUTES = {
             "guard.rate-limit.instances.partner.rate=2", "guard.rate-limit.instances.partner.interval=60s",
             "guard.rate-limit.routes[0].name=partner", "guard.rate-limit.routes[0].paths[0]=/partner/**",
             "guard.rate-limit.routes[0].methods[0]=GET",
-            "guard.rate-limit.routes[0].key=#request.header('X-Api-Key')",
             "guard.rate-limit.instances.static-files.rate=2", "guard.rate-limit.instances.static-files.interval=60s",
             "guard.rate-limit.routes[1].name=static-files", "guard.rate-limit.routes[1].paths[0]=/guard-routes/*.txt",
             "guard.rate-limit.instances.shared.rate=3", "guard.rate-limit.instances.shared.interval=60s",
@@ -48,20 +59,106 @@ class RouteLimitsWebFluxIT {
     /** Seconds left of the 60 s window, allowing a loaded machine up to 20 s between the first request and this one. */
     private static final String SECONDS_LEFT = "(4\\d|5\\d|60)";
 
-    private static AnnotationConfigApplicationContext context;
+    private static final Map<Server, ConfigurableApplicationContext> CONTEXTS = new EnumMap<>(Server.class);
     private static RedisEndpoint redis;
+
+    /** The two web stacks, each with the key expressions its request variables offer. */
+    enum Server {
+        MVC(new String[]{"guard.rate-limit.routes[0].key=#headers['X-Api-Key']",
+                "guard.rate-limit.routes[1].key=#clientIp"}) {
+            @Override
+            ConfigurableApplicationContext start() {
+                var web = new AnnotationConfigWebApplicationContext();
+                web.setServletContext(new MockServletContext());
+                return RedisBacked.start(web, redis, c -> c.register(MvcPartner.class), routes());
+            }
+
+            @Override
+            WebTestClient client(ConfigurableApplicationContext context) {
+                var web = (WebApplicationContext) context;
+                return MockMvcWebTestClient.bindTo(MockMvcBuilders.webAppContextSetup(web)
+                        .addFilters(web.getBean(GuardServletAnswerFilter.class), web.getBean(GuardRouteFilter.class))
+                        .build()).build();
+            }
+        },
+        WEBFLUX(new String[]{"guard.rate-limit.routes[0].key=#request.header('X-Api-Key')"}) {
+            @Override
+            ConfigurableApplicationContext start() {
+                return RedisBacked.start(AutoConfigs.reactiveWebContext(), redis,
+                        c -> c.register(WebFluxPartner.class), routes());
+            }
+
+            @Override
+            WebTestClient client(ConfigurableApplicationContext context) {
+                return WebTestClient.bindToApplicationContext(context).build();
+            }
+        };
+
+        private final String[] keys;
+
+        Server(String[] keys) {
+            this.keys = keys;
+        }
+
+        /** The routes, and a key prefix of this server's own: both servers count the same limit names. */
+        String[] routes() {
+            List<String> all = new ArrayList<>(List.of(SHARED_ROUTES));
+            all.addAll(List.of(keys));
+            all.add("guard.rate-limit.key-prefix=" + redis.keyPrefix() + name().toLowerCase() + ":");
+            return all.toArray(String[]::new);
+        }
+
+        abstract ConfigurableApplicationContext start();
+
+        abstract WebTestClient client(ConfigurableApplicationContext context);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "HttpMessageConvertersAutoConfiguration",
+            "DispatcherServletAutoConfiguration", "WebMvcAutoConfiguration",
+            "DataRedisAutoConfiguration|RedisAutoConfiguration", "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
+            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
+    @Import(MvcPartnerController.class)
+    static class MvcPartner {
+    }
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "CodecsAutoConfiguration", "WebFluxAutoConfiguration",
             "HttpHandlerAutoConfiguration", "DataRedisAutoConfiguration|RedisAutoConfiguration",
             "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
             classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
-    @Import(PartnerController.class)
-    static class Partner {
+    @Import(WebFluxPartnerController.class)
+    static class WebFluxPartner {
     }
 
+    /** A controller the application cannot annotate (think: from a library), and one annotated twin to compare. */
     @RestController
-    static class PartnerController {
+    static class MvcPartnerController {
+        @GetMapping("/partner/orders")
+        public String orders() {
+            return "orders";
+        }
+
+        @PostMapping("/partner/orders")
+        public String submit() {
+            return "submitted";
+        }
+
+        @GetMapping("/shared")
+        public String shared() {
+            return "shared";
+        }
+
+        @GetMapping("/annotated")
+        @RateLimit(name = "annotated", rate = 2, interval = "60s")
+        public String annotated() {
+            return "annotated";
+        }
+    }
+
+    /** The same controller, reactive. */
+    @RestController
+    static class WebFluxPartnerController {
         @GetMapping("/partner/orders")
         public Mono<String> orders() {
             return Mono.just("orders");
@@ -87,29 +184,25 @@ class RouteLimitsWebFluxIT {
     @BeforeAll
     static void start(RedisEndpoint endpoint) {
         redis = endpoint;
-        context = startContext();
-    }
-
-    private static AnnotationConfigApplicationContext startContext() {
-        return RedisBacked.start(AutoConfigs.reactiveWebContext(), redis, c -> c.register(Partner.class), ROUTES);
+        for (Server server : Server.values()) {
+            CONTEXTS.put(server, server.start());
+        }
     }
 
     @AfterAll
     static void stop() {
-        context.close();
-    }
-
-    private static WebTestClient client(AnnotationConfigApplicationContext context) {
-        return WebTestClient.bindToApplicationContext(context).build();
+        CONTEXTS.values().forEach(ConfigurableApplicationContext::close);
     }
 
     private static Exchange partnerGet(WebTestClient client, String apiKey) {
         return Exchange.of(client.get().uri("/partner/orders").header("X-Api-Key", apiKey));
     }
 
-    @Test
-    void aControllerWithoutAnnotationsIsLimitedPerKeyAndRefusedLikeAnAnnotatedOne() {
-        WebTestClient client = client(context);
+    @ParameterizedTest
+    @EnumSource(Server.class)
+    void aControllerWithoutAnnotationsIsLimitedPerKeyAndRefusedLikeAnAnnotatedOne(Server server) {
+        ConfigurableApplicationContext context = CONTEXTS.get(server);
+        WebTestClient client = server.client(context);
         Exchange first = partnerGet(client, "acme");
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.body()).isEqualTo("orders");
@@ -124,6 +217,7 @@ class RouteLimitsWebFluxIT {
         Exchange annotated = Exchange.get(client, "/annotated");
 
         assertThat(refused.status()).isEqualTo(429).isEqualTo(annotated.status());
+        assertThat(refused.headers().getContentType()).isEqualTo(annotated.headers().getContentType());
         assertThat(refused.isProblem()).isTrue();
         assertThat(annotated.isProblem()).isTrue();
         assertThat(refused.header("Retry-After")).matches(SECONDS_LEFT);
@@ -146,9 +240,10 @@ class RouteLimitsWebFluxIT {
         assertThat(redis.keys()).anyMatch(key -> key.startsWith(redis.keyPrefix()) && key.contains("{partner:acme}"));
     }
 
-    @Test
-    void onlyTheConfiguredMethodsAreLimited() {
-        WebTestClient client = client(context);
+    @ParameterizedTest
+    @EnumSource(Server.class)
+    void onlyTheConfiguredMethodsAreLimited(Server server) {
+        WebTestClient client = server.client(CONTEXTS.get(server));
         for (int i = 0; i < 5; i++) {
             Exchange submitted = Exchange.of(client.post().uri("/partner/orders").header("X-Api-Key", "initech"));
             assertThat(submitted.status()).isEqualTo(200);
@@ -157,9 +252,10 @@ class RouteLimitsWebFluxIT {
         assertThat(partnerGet(client, "initech").status()).isEqualTo(200);
     }
 
-    @Test
-    void aStaticResourceIsLimited() {
-        WebTestClient client = client(context);
+    @ParameterizedTest
+    @EnumSource(Server.class)
+    void aStaticResourceIsLimited(Server server) {
+        WebTestClient client = server.client(CONTEXTS.get(server));
         Exchange first = Exchange.get(client, "/guard-routes/terms.txt");
         assertThat(first.status()).isEqualTo(200);
         assertThat(first.body()).startsWith("Terms of use");
@@ -171,11 +267,31 @@ class RouteLimitsWebFluxIT {
         assertThat(refused.json().path("violated-policies").path(0).asText()).isEqualTo("static-files");
     }
 
+    /** Spring MVC only: {@code #clientIp} behind the servlet {@code ForwardedHeaderFilter}. */
     @Test
-    void twoInstancesShareARoutesQuota() {
-        try (AnnotationConfigApplicationContext other = startContext()) {
-            WebTestClient first = client(context);
-            WebTestClient second = client(other);
+    void clientIpIsTheForwardedClientsBehindSpringsForwardedHeaderFilter() {
+        // Spring Boot registers ForwardedHeaderFilter at the highest precedence (server.forward-headers-strategy=
+        // framework); the route filter runs after it, so #clientIp is the address the proxy forwarded.
+        var web = (WebApplicationContext) CONTEXTS.get(Server.MVC);
+        WebTestClient client = MockMvcWebTestClient.bindTo(MockMvcBuilders.webAppContextSetup(web)
+                .addFilters(new ForwardedHeaderFilter(), web.getBean(GuardRouteFilter.class)).build()).build();
+        Function<String, Exchange> forwardedFor = address ->
+                Exchange.of(client.get().uri("/guard-routes/terms.txt").header("X-Forwarded-For", address));
+        for (int i = 0; i < 2; i++) {
+            assertThat(forwardedFor.apply("203.0.113.7").status()).isEqualTo(200);
+        }
+        assertThat(forwardedFor.apply("203.0.113.7").status()).isEqualTo(429);
+        assertThat(forwardedFor.apply("198.51.100.9").status()).isEqualTo(200);
+        assertThat(redis.keys()).anyMatch(key -> key.contains("{static-files:203.0.113.7}"))
+                .anyMatch(key -> key.contains("{static-files:198.51.100.9}"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Server.class)
+    void twoInstancesShareARoutesQuota(Server server) {
+        try (ConfigurableApplicationContext other = server.start()) {
+            WebTestClient first = server.client(CONTEXTS.get(server));
+            WebTestClient second = server.client(other);
             assertThat(Exchange.get(first, "/shared").status()).isEqualTo(200);
             assertThat(Exchange.get(second, "/shared").status()).isEqualTo(200);
             assertThat(Exchange.get(first, "/shared").status()).isEqualTo(200);
@@ -185,6 +301,7 @@ class RouteLimitsWebFluxIT {
         }
     }
 
+    /** Header names of an answer, less Content-Length (set by one stack's test client and not the other's). */
     private static List<String> headerNames(Exchange exchange) {
         List<String> names = new ArrayList<>();
         exchange.headers().forEach((name, values) -> names.add(name.toLowerCase()));

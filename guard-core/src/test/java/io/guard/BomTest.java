@@ -3,11 +3,14 @@ package io.guard;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -61,6 +64,15 @@ class BomTest {
         assertThat(bom.text("version")).isEqualTo(parent.text("version"));
         assertThat(bom.text("packaging")).isEqualTo("pom");
         assertThat(parent.all("modules/module")).extracting(Element::getTextContent).contains("guard-bom");
+    }
+
+    @Test
+    void theReadmeImportsTheBomAtTheProjectVersion() throws IOException {
+        String readme = Files.readString(root.resolve("README.md"));
+        Matcher imported = Pattern.compile("<artifactId>guard-bom</artifactId>\\s*<version>([^<]+)</version>"
+                + "\\s*<type>pom</type>\\s*<scope>import</scope>").matcher(readme);
+        assertThat(imported.find()).as("README.md imports guard-bom (type pom, scope import)").isTrue();
+        assertThat(imported.group(1)).isEqualTo(parent.text("version"));
     }
 
     @Test

@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The waiting part of {@link RateLimiter#acquire}, shared by the backends: try; when refused, come back after the
- * refusal's exact {@code retryAfter} on a timer, as long as that still falls within {@code maxWait}. Between tries
+ * The waiting part of {@link RateLimiterRegistry#acquire}, shared by the backends: try; when refused, come back after
+ * the refusal's exact {@code retryAfter} on a timer, as long as that still falls within {@code maxWait}. Between tries
  * nothing is held: no thread sleeps and no connection stays open, so thousands of waiters cost a timer entry each.
  */
 final class RetryingAcquire {

@@ -31,8 +31,14 @@ final class SampleProcess implements AutoCloseable {
 
     /** Starts the sample with {@code arguments} (Spring Boot's {@code --name=value}). */
     static SampleProcess start(Path log, String... arguments) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-                "-cp", System.getProperty("java.class.path"), OrderServiceApplication.class.getName()));
+        return start(log, List.of(), arguments);
+    }
+
+    /** Starts the sample with {@code jvmOptions} ({@code -Dname=value}) and {@code arguments}. */
+    static SampleProcess start(Path log, List<String> jvmOptions, String... arguments) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), OrderServiceApplication.class.getName()));
         command.addAll(List.of(arguments));
         try {
             Files.createDirectories(log.getParent());

@@ -117,8 +117,9 @@ public final class RouteLimits {
     /**
      * Decides every route that matches {@code request}, waiting for the backend (and up to a limit's timeout).
      *
-     * @throws RateLimitExceededException     when a route refuses (not in shadow mode)
-     * @throws MissingRateLimitKeyException   when a key expression yields nothing and the policy is to reject
+     * @throws RateLimitExceededException when a route refuses (not in shadow mode)
+     * @throws io.guard.spring.ratelimit.MissingRateLimitKeyException when a key expression yields nothing and the
+     *         policy is to reject
      * @throws io.guard.ratelimit.RateLimiterBackendException when the backend failed and the limit fails closed
      */
     public void acquire(RouteRequest request, RateLimitDecisionSink sink) {

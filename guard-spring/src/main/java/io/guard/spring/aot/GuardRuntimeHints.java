@@ -3,7 +3,6 @@ package io.guard.spring.aot;
 import io.guard.spring.actuate.GuardEventStreamProperties;
 import io.guard.spring.autoconfigure.GuardProperties;
 import io.guard.spring.autoconfigure.RouteProperties;
-import io.guard.spring.method.GuardExpressionRoot;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -23,6 +22,9 @@ import java.util.List;
  * actuator's JSON payloads are {@code io.guard.spring.actuate}'s own registrar.
  */
 class GuardRuntimeHints implements RuntimeHintsRegistrar {
+
+    /** {@code #root} of Guard's expressions. */
+    static final String EXPRESSION_ROOT = "io.guard.spring.method.GuardExpressionRoot";
 
     /** The scripts guard-redis loads with {@code getResourceAsStream}: one per algorithm plus the dispatcher. */
     static final String LUA_SCRIPTS = "guard/lua/*.lua";
@@ -58,7 +60,8 @@ class GuardRuntimeHints implements RuntimeHintsRegistrar {
 
     /** {@code #root.methodName}, {@code #root.args}, {@code #root.targetClass.simpleName}, {@code #root.method.name}. */
     private static void registerExpressionRoot(RuntimeHints hints) {
-        hints.reflection().registerType(GuardExpressionRoot.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        // By name: the root is package-private to io.guard.spring.method; GuardRuntimeHintsTest loads it.
+        hints.reflection().registerType(TypeReference.of(EXPRESSION_ROOT), MemberCategory.INVOKE_PUBLIC_METHODS);
         register(hints, Class.class, "getName");
         register(hints, Class.class, "getSimpleName");
         register(hints, Method.class, "getName");

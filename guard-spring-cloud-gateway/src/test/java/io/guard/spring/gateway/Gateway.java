@@ -47,11 +47,17 @@ final class Gateway implements AutoCloseable {
     }
 
     static Gateway start(String... properties) {
+        return start(new Class<?>[0], properties);
+    }
+
+    /** With {@code configurations} (e.g. a {@code RouteLocator} bean) next to the application's own beans. */
+    static Gateway start(Class<?>[] configurations, String... properties) {
         List<String> all = new ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
                 "management.endpoints.web.exposure.include=guard,metrics", "spring.main.banner-mode=off",
                 "guard.rate-limit.redis.warm-up-timeout=0"));
         all.addAll(List.of(properties));
-        return new Gateway(new SpringApplicationBuilder(Application.class).web(WebApplicationType.REACTIVE)
+        return new Gateway(new SpringApplicationBuilder(Application.class).sources(configurations)
+                .web(WebApplicationType.REACTIVE)
                 .properties(all.toArray(String[]::new)).run());
     }
 

@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.cloud.gateway.config.GatewayProperties;
 import org.springframework.cloud.gateway.filter.factory.RequestRateLimiterGatewayFilterFactory;
 import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
+import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -53,7 +54,10 @@ public class GuardGatewayAutoConfiguration {
     @Bean
     GatewayRoutesCheckedAtStartup guardGatewayRoutesCheck(GatewayLimits limits, GuardGatewayRateLimiter limiter,
                                                            ObjectProvider<GatewayProperties> gateway,
-                                                           ObjectProvider<RequestRateLimiterGatewayFilterFactory> filters) {
-        return new GatewayRoutesCheckedAtStartup(limits, limiter, RATE_LIMITER_BEAN, gateway, filters);
+                                                           ObjectProvider<RequestRateLimiterGatewayFilterFactory> filters,
+                                                           ObjectProvider<RouteLocator> locators,
+                                                           GuardProperties properties) {
+        return new GatewayRoutesCheckedAtStartup(limits, limiter, RATE_LIMITER_BEAN, gateway, filters, locators,
+                name -> properties.getRateLimit().getInstances().containsKey(name));
     }
 }

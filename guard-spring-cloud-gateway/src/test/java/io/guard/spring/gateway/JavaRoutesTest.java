@@ -1,0 +1,71 @@
+package io.guard.spring.gateway;
+
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.autoconfigure.GuardPropertiesException;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * Routes built in Java name Guard's limiter themselves; their limit (named after the route) is checked and registered
+ * at start-up when {@code guard.rate-limit.instances.<route id>} configures it, as for routes in properties.
+ * In-process backend: no Redis needed.
+ */
+class JavaRoutesTest {
+
+    @Configuration(proxyBeanMethods = false)
+    static class JavaRoutes {
+
+        @Bean
+        RouteLocator javaRoutes(RouteLocatorBuilder builder, GuardGatewayRateLimiter guard, KeyResolver apiKeyResolver,
+                                @Value("${backend.uri}") String backend) {
+            return builder.routes()
+                    .route("java-orders", r -> r.path("/java/**")
+                            .filters(f -> f.requestRateLimiter(c -> c.setRateLimiter(guard)
+                                    .setKeyResolver(apiKeyResolver)))
+                            .uri(backend))
+                    .build();
+        }
+    }
+
+    @Test
+    void aJavaRoutesLimitIsRegisteredAtStartUpAndDecidesItsRequests() {
+        try (Backend backend = Backend.start();
+             Gateway gateway = Gateway.start(new Class<?>[] {JavaRoutes.class}, "backend.uri=" + backend.uri(),
+                     "guard.rate-limit.backend=local", "guard.rate-limit.instances.java-orders.rate=2",
+                     "guard.rate-limit.instances.java-orders.interval=60s")) {
+            List<String> registered = gateway.context().getBean(RateLimiterRegistry.class).policies().stream()
+                    .map(RateLimitPolicy::name).toList();
+            assertThat(registered).contains("java-orders");
+
+            assertThat(List.of(gateway.get("/java/1", "acme").statusCode(), gateway.get("/java/1", "acme").statusCode(),
+                    gateway.get("/java/1", "acme").statusCode())).containsExactly(200, 200, 429);
+        }
+    }
+
+    @Test
+    void aJavaRoutesLimitWithoutRateStopsStartUpNamingTheRoute() {
+        try (Backend backend = Backend.start()) {
+            Throwable failure = catchThrowable(() -> Gateway.start(new Class<?>[] {JavaRoutes.class},
+                    "backend.uri=" + backend.uri(), "guard.rate-limit.backend=local",
+                    "guard.rate-limit.instances.java-orders.interval=60s").close());
+
+            Throwable cause = failure;
+            while (cause != null && !(cause instanceof GuardPropertiesException)) {
+                cause = cause.getCause();
+            }
+            assertThat(cause).as("start-up failure").isNotNull();
+            assertThat(cause.getMessage()).contains("route 'java-orders' (RouteLocator): id 'java-orders' has no rate");
+        }
+    }
+}

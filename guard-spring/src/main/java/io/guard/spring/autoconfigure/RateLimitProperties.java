@@ -144,6 +144,11 @@ public class RateLimitProperties {
         return instance == null ? LimitSettings.NONE : instance.toSettings();
     }
 
+    /** The settings of {@code guard.rate-limit.defaults}: what a limit leaves unset (the gateway module reads it). */
+    public LimitSettings defaultSettings() {
+        return defaults.toSettings();
+    }
+
     /** The tiers of {@code guard.rate-limit.instances.<name>}, or none. */
     public LimitTiers instanceTiers(String name) {
         LimitInstanceProperties instance = instances.get(name);

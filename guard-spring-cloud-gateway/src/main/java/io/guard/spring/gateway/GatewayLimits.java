@@ -1,0 +1,92 @@
+package io.guard.spring.gateway;
+
+import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.aop.Limiting;
+import io.guard.spring.method.AnnotationSite;
+import io.guard.spring.method.GuardAnnotationException;
+import io.guard.spring.method.GuardExpressionParser;
+import io.guard.spring.method.KeyResolverBeans;
+import io.guard.spring.method.LimitSpec;
+import io.guard.spring.method.LimitSpecFactory;
+import io.guard.spring.ratelimit.LimitSettings;
+import io.guard.spring.ratelimit.LimitTiers;
+import io.guard.spring.ratelimit.LiveLimits;
+import io.guard.spring.ratelimit.MissingKeyPolicy;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The Guard limits that gateway routes use, decided through the same path as {@code @RateLimit} and
+ * {@code guard.rate-limit.routes} ({@link Limiting}: the registry with its meters, events and backend-failure policy,
+ * shadow mode and live overrides). A limit's settings come from {@code guard.rate-limit.instances.<name>} and the
+ * defaults; the key is what the route's {@code KeyResolver} resolved.
+ *
+ * <p>Internal: public only for the auto-configuration.
+ */
+public final class GatewayLimits {
+
+    /** What one route's filter asks for: a limit and the permits each request takes. */
+    record Use(String limit, long permits) {
+    }
+
+    private final LimitSpecFactory factory;
+    private final Limiting limiting;
+    private final LiveLimits live;
+    private final Expression key;
+    private final Map<Use, LimitSpec> specs = new ConcurrentHashMap<>();
+
+    /**
+     * @param instances {@code guard.rate-limit.instances.<name>} as settings ({@link LimitSettings#NONE} if absent)
+     * @param defaults  {@code guard.rate-limit.defaults}
+     * @param live      the configured policies with run-time overrides on top; each limit is registered there
+     */
+    public GatewayLimits(Function<String, LimitSettings> instances, LimitSettings defaults,
+                         RateLimiterRegistry registry, LiveLimits live) {
+        var parser = new GuardExpressionParser(name -> false);
+        this.factory = new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
+                new KeyResolverBeans(null));
+        // The key resolver's answer is the evaluation root; SCG itself refuses requests without a key.
+        this.limiting = new Limiting(registry, MissingKeyPolicy.REJECT, live);
+        this.live = live;
+        this.key = parser.parse(AnnotationSite.property("RequestRateLimiter"), "key", "#root", Set.of());
+    }
+
+    /**
+     * The checked limit of {@code use}, registered with the live limits (so that the {@code guard} endpoint lists it
+     * and overrides apply) the first time it is asked for.
+     *
+     * @param property what to name in an error, e.g. {@code spring.cloud.gateway.server.webflux.routes[0]...}
+     * @throws GuardAnnotationException naming {@code property} when the limit has no rate or cannot grant the permits
+     */
+    LimitSpec spec(Use use, String property) {
+        LimitSpec spec = specs.get(use);
+        if (spec != null) {
+            return spec;
+        }
+        spec = factory.forConfiguration(use.limit(), key, use.permits(), AnnotationSite.property(property));
+        LimitSpec raced = specs.putIfAbsent(use, spec);
+        if (raced != null) {
+            return raced;
+        }
+        live.configure(spec.policy());
+        return spec;
+    }
+
+    /**
+     * Decides one request of key {@code key} under {@code spec} without blocking; the stage fails with
+     * {@link io.guard.spring.ratelimit.RateLimitExceededException} on a refusal (not in shadow mode), or with the
+     * backend's error when the limit fails closed.
+     */
+    CompletionStage<Void> acquire(LimitSpec spec, String key, RateLimitDecisionSink sink) {
+        return limiting.acquireAsync(limiting.requests(List.of(spec),
+                () -> SimpleEvaluationContext.forReadOnlyDataBinding().withRootObject(key).build()), sink);
+    }
+}

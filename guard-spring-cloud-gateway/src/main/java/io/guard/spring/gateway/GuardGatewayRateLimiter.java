@@ -1,0 +1,126 @@
+package io.guard.spring.gateway;
+
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.method.LimitSpec;
+import io.guard.spring.ratelimit.RateLimitDecisionSink;
+import io.guard.spring.ratelimit.RateLimitExceededException;
+import io.guard.spring.web.RateLimitHeaders;
+import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
+import org.springframework.cloud.gateway.support.ConfigurationService;
+import reactor.core.publisher.Mono;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Spring Cloud Gateway's {@code RequestRateLimiter} filter decided by Guard: Redis server time, Guard's algorithms,
+ * backend-failure policies, shadow mode, live overrides, the {@code guard} actuator endpoint and meters, with one
+ * quota shared by every gateway instance on the same Redis. The route's {@code KeyResolver} still chooses the key.
+ *
+ * <p>A route names its limit in the filter's arguments ({@code guard.limit}, {@code guard.permits}); without them
+ * the limit is named after the route id. The limit's rate, interval and algorithm come from
+ * {@code guard.rate-limit.instances.<name>}, as for {@code @RateLimit}. Routes in {@code application.yml} are checked
+ * at start-up.
+ *
+ * <p>Answers carry the IETF {@code RateLimit-Policy} and {@code RateLimit} fields, and {@code Retry-After} on a
+ * refusal, whose status the filter sets ({@code 429} unless the route's {@code status-code} says otherwise). When the
+ * backend fails and the limit fails closed, the request is answered {@code 503} as elsewhere in Guard.
+ */
+public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRateLimiter.Config> {
+
+    /** The prefix of this limiter's filter arguments: {@code guard.limit}, {@code guard.permits}. */
+    public static final String CONFIGURATION_PROPERTY_NAME = "guard";
+
+    private final GatewayLimits limits;
+
+    public GuardGatewayRateLimiter(GatewayLimits limits, ConfigurationService configurationService) {
+        super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
+        this.limits = limits;
+    }
+
+    @Override
+    public Mono<Response> isAllowed(String routeId, String id) {
+        return Mono.defer(() -> {
+            LimitSpec spec = limits.spec(use(routeId), "route '" + routeId + "' (RequestRateLimiter)");
+            Headers headers = new Headers();
+            return Mono.fromCompletionStage(limits.acquire(spec, id, headers))
+                    .then(Mono.fromSupplier(() -> new Response(true, headers.fields())))
+                    .onErrorResume(RateLimitExceededException.class,
+                            refused -> Mono.just(new Response(false, headers.refusal(refused))));
+        });
+    }
+
+    /** The limit and permits a route asks for: its filter's arguments, else the limit named after the route. */
+    GatewayLimits.Use use(String routeId) {
+        Config config = getConfig().get(routeId);
+        String limit = config == null || config.getLimit() == null || config.getLimit().isBlank() ? routeId
+                : config.getLimit().trim();
+        return new GatewayLimits.Use(limit, config == null ? 1 : config.getPermits());
+    }
+
+    @Override
+    public Config newConfig() {
+        return new Config();
+    }
+
+    /** The decisions of one request, as the header fields Guard writes everywhere else. */
+    private static final class Headers implements RateLimitDecisionSink {
+
+        private final List<RateLimitHeaders.Entry> entries = new ArrayList<>(1);
+
+        @Override
+        public synchronized void record(RateLimitPolicy policy, Decision decision) {
+            entries.add(new RateLimitHeaders.Entry(policy, decision));
+        }
+
+        synchronized Map<String, String> fields() {
+            Map<String, String> fields = new LinkedHashMap<>();
+            if (!entries.isEmpty()) {
+                fields.put(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(entries));
+                fields.put(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimitField(entries));
+            }
+            return fields;
+        }
+
+        Map<String, String> refusal(RateLimitExceededException refused) {
+            Map<String, String> fields = fields();
+            refused.retryAfterHint().ifPresent(wait -> fields.put(RateLimitHeaders.RETRY_AFTER,
+                    Long.toString(RateLimitHeaders.retryAfterSeconds(wait))));
+            return fields;
+        }
+    }
+
+    /**
+     * One route's arguments: {@code guard.limit} and {@code guard.permits} in the {@code RequestRateLimiter} filter's
+     * {@code args}.
+     */
+    public static class Config {
+
+        /** The Guard limit the route uses (default: the route id); its settings are guard.rate-limit.instances.<limit>. */
+        private String limit;
+
+        /** Permits each request takes (default 1). */
+        private long permits = 1;
+
+        public String getLimit() {
+            return limit;
+        }
+
+        public Config setLimit(String limit) {
+            this.limit = limit;
+            return this;
+        }
+
+        public long getPermits() {
+            return permits;
+        }
+
+        public Config setPermits(long permits) {
+            this.permits = permits;
+            return this;
+        }
+    }
+}

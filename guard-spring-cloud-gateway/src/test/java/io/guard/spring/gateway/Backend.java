@@ -1,0 +1,31 @@
+package io.guard.spring.gateway;
+
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/** The service behind the gateway: a Reactor Netty server on 127.0.0.1 answering every GET with its path. */
+final class Backend implements AutoCloseable {
+
+    private final DisposableServer server;
+
+    private Backend(DisposableServer server) {
+        this.server = server;
+    }
+
+    static Backend start() {
+        return new Backend(HttpServer.create().host("127.0.0.1").port(0)
+                .route(routes -> routes.get("/**", (request, response) ->
+                        response.sendString(Mono.just("backend " + request.uri()))))
+                .bindNow());
+    }
+
+    String uri() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @Override
+    public void close() {
+        server.disposeNow();
+    }
+}

@@ -24,6 +24,9 @@ public class GuardProperties {
     /** Recent-event buffers. */
     private final Events events = new Events();
 
+    /** Micrometer observations (traces) of decisions and breaker calls. */
+    private final Observations observations = new Observations();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -50,6 +53,25 @@ public class GuardProperties {
 
     public Events getEvents() {
         return events;
+    }
+
+    public Observations getObservations() {
+        return observations;
+    }
+
+    /** Observations of every rate-limit decision and every breaker call, when an ObservationRegistry exists. */
+    public static class Observations {
+
+        /** Whether decisions and breaker calls are observed (spans, timers) when an ObservationRegistry exists. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The bounded buffers of recent events that the actuator shows. */

@@ -70,6 +70,34 @@ public final class GuardAdvisors {
         return () -> once.get().orElse(null);
     }
 
+    /** Whether {@code advisor} is one of Guard's (rate limit or circuit breaker). */
+    public static boolean isGuard(Advisor advisor) {
+        return advisor.getAdvice() instanceof RateLimitInterceptor
+                || advisor.getAdvice() instanceof CircuitBreakerInterceptor;
+    }
+
+    /** Whether {@code advisor} is Guard's circuit breaker. */
+    public static boolean isCircuitBreaker(Advisor advisor) {
+        return advisor.getAdvice() instanceof CircuitBreakerInterceptor;
+    }
+
+    /** Whether {@code advisor} is Guard's rate limit. */
+    public static boolean isRateLimit(Advisor advisor) {
+        return advisor.getAdvice() instanceof RateLimitInterceptor;
+    }
+
+    /** Whether {@code advisor} is Spring Framework 7's {@code @Retryable} or {@code @ConcurrencyLimit}. */
+    public static boolean isSpringResilience(Advisor advisor) {
+        return advisor.getAdvice().getClass().getName().startsWith(SPRING_RESILIENCE);
+    }
+
+    /** {@code @Retryable}'s advice (Spring Framework 7): by name, so that Boot 3.5 never loads the class. */
+    public static boolean isSpringRetry(Advisor advisor) {
+        return advisor.getAdvice().getClass().getName().startsWith(SPRING_RESILIENCE + "annotation.Retry");
+    }
+
+    private static final String SPRING_RESILIENCE = "org.springframework.resilience.";
+
     private static Advisor advisor(BiPredicate<Method, Class<?>> matches,
                                    org.aopalliance.aop.Advice interceptor, int order) {
         var pointcut = new StaticMethodMatcherPointcut() {

@@ -57,7 +57,7 @@ import java.util.Map;
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
         GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class,
-        GuardObservationConfiguration.class})
+        GuardObservationConfiguration.class, GuardResilientMethodsConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")

@@ -11,6 +11,7 @@ import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.aop.framework.Advised;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -23,6 +24,8 @@ import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -128,7 +131,25 @@ class Boot4ResilientMethodsOrderTest {
             Snapshot breaker = context.getBean(CircuitBreakerRegistry.class).find("quote").orElseThrow().snapshot();
             assertThat(breaker.calls()).isEqualTo(3);
             assertThat(breaker.failedCalls()).isEqualTo(3);
+            assertThat(chain(quotes)).containsExactly("concurrency-limit", "retry", "rate-limit", "circuit-breaker");
         });
+    }
+
+    /** The proxy's advisors, outermost first. */
+    private static List<String> chain(Object proxy) {
+        return Arrays.stream(((Advised) proxy).getAdvisors()).map(advisor -> {
+            if (GuardAdvisors.isRateLimit(advisor)) {
+                return "rate-limit";
+            }
+            if (GuardAdvisors.isCircuitBreaker(advisor)) {
+                return "circuit-breaker";
+            }
+            if (GuardAdvisors.isSpringRetry(advisor)) {
+                return "retry";
+            }
+            return advisor.getAdvice().getClass().getName().contains("ConcurrencyLimit") ? "concurrency-limit"
+                    : advisor.getAdvice().getClass().getName();
+        }).toList();
     }
 
     @Test
@@ -143,6 +164,7 @@ class Boot4ResilientMethodsOrderTest {
             Snapshot breaker = context.getBean(CircuitBreakerRegistry.class).find("quote").orElseThrow().snapshot();
             assertThat(breaker.calls()).isEqualTo(1);
             assertThat(breaker.failedCalls()).isEqualTo(1);
+            assertThat(chain(quotes)).containsExactly("rate-limit", "circuit-breaker", "concurrency-limit", "retry");
         });
     }
 

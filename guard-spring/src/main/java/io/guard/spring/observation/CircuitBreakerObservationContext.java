@@ -43,6 +43,7 @@ public class CircuitBreakerObservationContext extends Observation.Context {
     }
 
     private final Method method;
+    private final String methodName;
     private final String breaker;
     private State state;
     private Outcome outcome;
@@ -54,8 +55,18 @@ public class CircuitBreakerObservationContext extends Observation.Context {
      * @param breaker the breaker's name
      */
     public CircuitBreakerObservationContext(Method method, String breaker) {
+        this(method, GuardObservations.describe(method), breaker);
+    }
+
+    CircuitBreakerObservationContext(Method method, String methodName, String breaker) {
         this.method = method;
+        this.methodName = methodName;
         this.breaker = breaker;
+    }
+
+    /** The method as tags name it: {@code OrderController.submit}. */
+    public String getMethodName() {
+        return methodName;
     }
 
     /** The guarded method. */

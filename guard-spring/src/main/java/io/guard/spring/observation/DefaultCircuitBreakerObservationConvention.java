@@ -34,7 +34,7 @@ public class DefaultCircuitBreakerObservationConvention implements CircuitBreake
                 KeyValue.of("guard.state", context.getState() == null ? "unknown" : context.getState().name()),
                 KeyValue.of("guard.outcome", outcome == null ? "unknown" : outcome.tag()),
                 KeyValue.of("guard.fallback", Boolean.toString(context.isFallback())),
-                KeyValue.of("guard.method", GuardObservations.describe(context.getMethod())));
+                KeyValue.of("guard.method", context.getMethodName()));
     }
 
     @Override

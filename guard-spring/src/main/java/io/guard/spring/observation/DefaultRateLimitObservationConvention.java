@@ -32,7 +32,7 @@ public class DefaultRateLimitObservationConvention implements RateLimitObservati
         return KeyValues.of(
                 KeyValue.of("guard.limit", context.getLimit()),
                 KeyValue.of("guard.outcome", outcome == null ? "unknown" : outcome.tag()),
-                KeyValue.of("guard.method", GuardObservations.describe(context.getMethod())));
+                KeyValue.of("guard.method", context.getMethodName()));
     }
 
     @Override

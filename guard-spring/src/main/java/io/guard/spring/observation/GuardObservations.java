@@ -8,6 +8,8 @@ import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Starts the observations of Guard's aspects on one {@link ObservationRegistry}, under the user's conventions when
@@ -26,6 +28,12 @@ public final class GuardObservations {
     private final ObservationRegistry registry;
     private final RateLimitObservationConvention rateLimitConvention;
     private final CircuitBreakerObservationConvention breakerConvention;
+    /** Per guarded method, what its observations name: built once, not per call. */
+    private final Map<Method, Names> names = new ConcurrentHashMap<>();
+
+    /** {@code OrderController.submit} and the names of its limits. */
+    record Names(String method, List<String> limits) {
+    }
 
     /**
      * @param registry            where observations go
@@ -49,9 +57,8 @@ public final class GuardObservations {
      * observation of this thread); null when the registry ignores it.
      */
     public DecisionObservation decision(GuardedMethod guarded, Observation parent) {
-        List<LimitSpec> specs = guarded.limits();
         Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
-                () -> new RateLimitObservationContext(guarded.method(), names(specs)), registry);
+                () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry);
         if (observation.isNoop()) {
             return null;
         }
@@ -66,7 +73,8 @@ public final class GuardObservations {
     /** Starts observing one call through {@code guarded}'s breaker; null when the registry ignores it. */
     public BreakerObservation breakerCall(GuardedMethod guarded, Observation parent) {
         Observation observation = Observation.createNotStarted(breakerConvention, DEFAULT_BREAKER,
-                () -> new CircuitBreakerObservationContext(guarded.method(), guarded.breaker().breaker().name()), registry);
+                () -> new CircuitBreakerObservationContext(guarded.method(), names(guarded).method(),
+                        guarded.breaker().breaker().name()), registry);
         if (observation.isNoop()) {
             return null;
         }
@@ -78,12 +86,17 @@ public final class GuardObservations {
                 (CircuitBreakerObservationContext) observation.getContext());
     }
 
-    private static List<String> names(List<LimitSpec> specs) {
-        List<String> names = new ArrayList<>(specs.size());
-        for (LimitSpec spec : specs) {
-            names.add(spec.name());
+    private Names names(GuardedMethod guarded) {
+        Names known = names.get(guarded.method());
+        if (known == null) {
+            List<String> limits = new ArrayList<>(guarded.limits().size());
+            for (LimitSpec spec : guarded.limits()) {
+                limits.add(spec.name());
+            }
+            known = new Names(describe(guarded.method()), List.copyOf(limits));
+            names.put(guarded.method(), known);
         }
-        return List.copyOf(names);
+        return known;
     }
 
     /** {@code OrderController.submit}: bounded (one per guarded method), and what a reader recognises. */

@@ -41,6 +41,7 @@ public class RateLimitObservationContext extends Observation.Context {
     }
 
     private final Method method;
+    private final String methodName;
     private final List<String> limits;
     private String limit;
     private Outcome outcome;
@@ -51,14 +52,24 @@ public class RateLimitObservationContext extends Observation.Context {
      * @param limits the names of the method's limits, in the order they are checked
      */
     public RateLimitObservationContext(Method method, List<String> limits) {
+        this(method, new GuardObservations.Names(GuardObservations.describe(method), limits));
+    }
+
+    RateLimitObservationContext(Method method, GuardObservations.Names names) {
         this.method = method;
-        this.limits = limits;
+        this.methodName = names.method();
+        this.limits = names.limits();
         this.limit = limits.isEmpty() ? "" : limits.get(0);
     }
 
     /** The guarded method. */
     public Method getMethod() {
         return method;
+    }
+
+    /** The method as tags name it: {@code OrderController.submit}. */
+    public String getMethodName() {
+        return methodName;
     }
 
     /** The names of the method's limits, in the order they are checked. */

@@ -31,6 +31,9 @@ import java.util.concurrent.TimeUnit;
  * with one handler that does nothing, so every observation is built, started and stopped).
  *
  * <p>Run: {@code java -jar guard-benchmarks/target/benchmarks.jar 'ObservationOverhead' -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1}.
+ * On a machine shared with other work, {@link #main} runs the four variants in one JVM, interleaved round by round,
+ * so that they share the same load: {@code java -cp guard-benchmarks/target/benchmarks.jar
+ * io.guard.benchmarks.aspect.ObservationOverheadBenchmark 200000 8} (calls per variant per round, rounds).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -86,6 +89,45 @@ public class ObservationOverheadBenchmark {
     @TearDown
     public void tearDown() {
         context.close();
+    }
+
+    /** Interleaved rounds: every variant, then again; prints ns per call of each, per round, and the medians. */
+    public static void main(String[] args) {
+        int calls = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        String[] variants = {"none", "noop", "off", "handler"};
+        ObservationOverheadBenchmark[] benchmarks = new ObservationOverheadBenchmark[variants.length];
+        for (int i = 0; i < variants.length; i++) {
+            benchmarks[i] = new ObservationOverheadBenchmark();
+            benchmarks[i].registry = variants[i];
+            benchmarks[i].setUp();
+        }
+        long[][][] nanos = new long[2][variants.length][rounds];
+        long sink = 0;
+        for (int round = 0; round < rounds; round++) {
+            for (int op = 0; op < 2; op++) {
+                for (int i = 0; i < variants.length; i++) {
+                    long start = System.nanoTime();
+                    for (int call = 0; call < calls; call++) {
+                        sink += op == 0 ? benchmarks[i].rateLimit() : benchmarks[i].circuitBreaker();
+                    }
+                    nanos[op][i][round] = (System.nanoTime() - start) / calls;
+                }
+            }
+        }
+        String[] ops = {"rateLimit", "circuitBreaker"};
+        for (int op = 0; op < 2; op++) {
+            for (int i = 0; i < variants.length; i++) {
+                long[] sorted = nanos[op][i].clone();
+                java.util.Arrays.sort(sorted);
+                System.out.printf("%-15s %-8s median %6d ns/call, rounds %s%n", ops[op], variants[i],
+                        sorted[sorted.length / 2], java.util.Arrays.toString(nanos[op][i]));
+            }
+        }
+        for (ObservationOverheadBenchmark benchmark : benchmarks) {
+            benchmark.tearDown();
+        }
+        System.out.println(sink == 42 ? "" : "done");
     }
 
     @Benchmark

@@ -4,6 +4,7 @@ import io.guard.breaker.State;
 import io.micrometer.observation.Observation;
 
 import java.lang.reflect.Method;
+import java.util.Locale;
 import java.time.Duration;
 
 /**
@@ -16,29 +17,24 @@ public class CircuitBreakerObservationContext extends Observation.Context {
     /** How a call through the breaker ended. */
     public enum Outcome {
         /** The method answered and the breaker recorded a success. */
-        SUCCESS("success"),
+        SUCCESS,
         /** The breaker recorded a failure (an error, or a result {@code record-result} calls one). */
-        FAILURE("failure"),
+        FAILURE,
         /** The method failed with an error the breaker ignores (ignore-exceptions, not in record-exceptions). */
-        IGNORED("ignored"),
+        IGNORED,
         /** The breaker's timeout passed first; recorded as a failure. */
-        TIMEOUT("timeout"),
+        TIMEOUT,
         /** The breaker refused the call (OPEN, FORCED_OPEN, or HALF_OPEN with its trial calls taken). */
-        NOT_PERMITTED("not-permitted"),
+        NOT_PERMITTED,
         /** The breaker's bulkhead ({@code max-concurrent-calls}) was full. */
-        BULKHEAD_FULL("bulkhead-full"),
+        BULKHEAD_FULL,
         /** The call was cancelled, or refused by a rate limit inside the breaker: its permission went back. */
-        RELEASED("released");
+        RELEASED;
 
-        private final String tag;
 
-        Outcome(String tag) {
-            this.tag = tag;
-        }
-
-        /** The tag value: lower case, dashed. */
+        /** The tag value: the name in lower case, dashed ({@code SHADOW_REFUSED} is {@code shadow-refused}). */
         public String tag() {
-            return tag;
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 

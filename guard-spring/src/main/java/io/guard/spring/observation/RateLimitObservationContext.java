@@ -3,6 +3,7 @@ package io.guard.spring.observation;
 import io.micrometer.observation.Observation;
 
 import java.lang.reflect.Method;
+import java.util.Locale;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,27 +17,22 @@ public class RateLimitObservationContext extends Observation.Context {
     /** How a decision ended. */
     public enum Outcome {
         /** Every enforced limit granted its permits. */
-        ALLOWED("allowed"),
+        ALLOWED,
         /** An enforced limit refused: the caller got a 429, a refusal or the limit's fallback. */
-        REFUSED("refused"),
+        REFUSED,
         /** The call went on, but a limit in shadow mode would have refused it. */
-        SHADOW_REFUSED("shadow-refused"),
+        SHADOW_REFUSED,
         /**
          * No decision: the key or permits could not be resolved, or the backend failed and the limit's
          * {@code on-backend-failure} is {@code FAIL_CLOSED}. A {@code FAIL_OPEN} answer is {@link #ALLOWED} here and
          * counted as an error in {@code guard.ratelimit.requests}.
          */
-        ERROR("error");
+        ERROR;
 
-        private final String tag;
 
-        Outcome(String tag) {
-            this.tag = tag;
-        }
-
-        /** The tag value: lower case, dashed. */
+        /** The tag value: the name in lower case, dashed ({@code SHADOW_REFUSED} is {@code shadow-refused}). */
         public String tag() {
-            return tag;
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 

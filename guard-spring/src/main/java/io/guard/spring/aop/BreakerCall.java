@@ -10,6 +10,8 @@ import io.guard.spring.method.BreakerSpec;
 import io.guard.spring.method.FallbackMethods;
 import io.guard.spring.method.GuardEvaluationContexts;
 import io.guard.spring.method.GuardedMethod;
+import io.guard.spring.observation.BreakerObservation;
+import io.guard.spring.observation.CircuitBreakerObservationContext.Outcome;
 import org.springframework.expression.EvaluationContext;
 
 import java.util.Optional;
@@ -40,6 +42,7 @@ final class BreakerCall {
     private final AtomicBoolean bulkheadReleased = new AtomicBoolean();
     private CircuitBreaker.Permit permit;
     private RuntimeException refusal;
+    private BreakerObservation observed;
 
     /** @param contexts builds this call's evaluation context, only when {@code recordResult} needs one */
     BreakerCall(GuardedMethod guarded, Object target, Class<?> targetClass, Object[] args,
@@ -63,15 +66,39 @@ final class BreakerCall {
         permit = breaker.tryAcquire();
         if (permit == null) {
             refusal = CallNotPermittedException.createCallNotPermittedException(breaker);
+            if (observed != null) {
+                observed.notPermitted(breaker.state(), breaker.remainingOpenTime());
+            }
             return false;
+        }
+        if (observed != null) {
+            observed.admitted(permit.state());
         }
         if (bulkhead != null && !bulkhead.tryAcquire()) {
             bulkheadReleased.set(true); // nothing to give back
             permit.release();
             refusal = new BulkheadFullException(bulkhead.name(), bulkhead.maxConcurrentCalls());
+            observe(Outcome.BULKHEAD_FULL);
             return false;
         }
         return true;
+    }
+
+    /** Reports this call's steps to {@code observation} (null: not observed); before {@link #tryAcquire()}. */
+    BreakerCall observedBy(BreakerObservation observation) {
+        this.observed = observation;
+        return this;
+    }
+
+    /** The call's observation, or null. */
+    BreakerObservation observed() {
+        return observed;
+    }
+
+    private void observe(Outcome outcome) {
+        if (observed != null) {
+            observed.outcome(outcome);
+        }
     }
 
     /** Why {@link #tryAcquire()} returned false: an open breaker or a full bulkhead. */
@@ -90,6 +117,7 @@ final class BreakerCall {
      */
     void whenTimedOut(Consumer<TimeoutException> onTimeout) {
         permit.whenTimedOut(error -> {
+            observe(Outcome.TIMEOUT);
             releaseBulkhead();
             onTimeout.accept(error);
         });
@@ -100,8 +128,10 @@ final class BreakerCall {
         if (spec.recordResult() != null && recordsAsFailure(value)) {
             permit.onError(new ResultRecordedAsFailureException(breaker.name(),
                     spec.recordResult().getExpressionString()));
+            observe(Outcome.FAILURE);
         } else {
             permit.onResult(value);
+            observe(Outcome.SUCCESS);
         }
         releaseBulkhead();
     }
@@ -118,6 +148,7 @@ final class BreakerCall {
 
     /** Gives the permission back without an outcome (cancelled). */
     void release() {
+        observe(Outcome.RELEASED);
         permit.release();
         releaseBulkhead();
     }
@@ -130,14 +161,18 @@ final class BreakerCall {
         try {
             if (error instanceof Refusal refusal && !refusal.refusalKind().breakerOutcome()
                     || error instanceof CancellationException) {
+                observe(Outcome.RELEASED);
                 permit.release();
                 return false;
             }
             if (error instanceof TimeoutException timeout && !timeout().isZero()) {
+                observe(Outcome.TIMEOUT);
                 permit.onTimeout(timeout);
                 return true;
             }
-            return permit.onError(error);
+            boolean failure = permit.onError(error);
+            observe(failure ? Outcome.FAILURE : Outcome.IGNORED);
+            return failure;
         } finally {
             releaseBulkhead();
         }
@@ -165,6 +200,9 @@ final class BreakerCall {
         Optional<FallbackMethods.Fallback> fallback = eligible ? fallbackFor(error) : Optional.empty();
         if (fallback.isEmpty()) {
             throw error;
+        }
+        if (observed != null) {
+            observed.fallback();
         }
         return runFallback(fallback.get(), error);
     }

@@ -3,6 +3,9 @@ package io.guard.spring.aop;
 import io.guard.spring.method.GuardEvaluationContexts;
 import io.guard.spring.method.GuardedMethod;
 import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.observation.BreakerObservation;
+import io.guard.spring.observation.GuardObservations;
+import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 
@@ -22,11 +25,17 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
 
     private final Supplier<GuardedMethods> methodsSupplier;
     private final ReactiveGuards reactive;
+    private final Supplier<GuardObservations> observations;
 
-    /** A supplier, so that the breakers are created on the first call, not while proxies are made. */
-    CircuitBreakerInterceptor(Supplier<GuardedMethods> methods, ReactiveGuards reactive) {
+    /**
+     * A supplier, so that the breakers are created on the first call, not while proxies are made;
+     * {@code observations} answers null when calls are not observed.
+     */
+    CircuitBreakerInterceptor(Supplier<GuardedMethods> methods, ReactiveGuards reactive,
+                              Supplier<GuardObservations> observations) {
         this.methodsSupplier = methods;
         this.reactive = reactive;
+        this.observations = observations;
     }
 
     @Override
@@ -40,13 +49,51 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
         Object target = invocation.getThis();
         Object[] args = invocation.getArguments();
         GuardEvaluationContexts contexts = methods.contexts();
+        GuardObservations observing = observations.get();
         return switch (guarded.returnKind()) {
-            case SYNC -> sync(new BreakerCall(guarded, target, targetClass, args, contexts), invocation);
-            case COMPLETION_STAGE -> stage(new BreakerCall(guarded, target, targetClass, args, contexts), invocation);
+            case SYNC -> observing == null ? sync(new BreakerCall(guarded, target, targetClass, args, contexts), invocation)
+                    : observedSync(new BreakerCall(guarded, target, targetClass, args, contexts)
+                    .observedBy(observing.breakerCall(guarded, null)), invocation);
+            case COMPLETION_STAGE -> observing == null
+                    ? stage(new BreakerCall(guarded, target, targetClass, args, contexts), invocation)
+                    : observedStage(new BreakerCall(guarded, target, targetClass, args, contexts)
+                    .observedBy(observing.breakerCall(guarded, null)), invocation);
             case MONO, FLUX -> reactive.protect(guarded.returnKind(),
                     () -> new BreakerCall(guarded, target, targetClass, args, contexts),
-                    Invocations.repeatable(invocation));
+                    Invocations.repeatable(invocation),
+                    observing == null ? null : parent -> observing.breakerCall(guarded, (Observation) parent));
         };
+    }
+
+    /** {@link #sync} inside the call's observation, which is the parent of whatever the method observes. */
+    private static Object observedSync(BreakerCall call, MethodInvocation invocation) throws Throwable {
+        BreakerObservation observed = call.observed();
+        if (observed == null) {
+            return sync(call, invocation);
+        }
+        Throwable thrown = null;
+        try (Observation.Scope scope = observed.observation().openScope()) {
+            return sync(call, invocation);
+        } catch (Throwable error) {
+            thrown = error;
+            throw error;
+        } finally {
+            observed.stop(thrown);
+        }
+    }
+
+    /** {@link #stage} inside the call's observation, stopped when the caller's stage completes. */
+    private static CompletionStage<?> observedStage(BreakerCall call, MethodInvocation invocation) {
+        BreakerObservation observed = call.observed();
+        if (observed == null) {
+            return stage(call, invocation);
+        }
+        CompletionStage<?> result;
+        try (Observation.Scope scope = observed.observation().openScope()) {
+            result = stage(call, invocation);
+        }
+        result.whenComplete((value, error) -> observed.stop(error == null ? null : Stages.unwrap(error)));
+        return result;
     }
 
     private static Object sync(BreakerCall call, MethodInvocation invocation) throws Throwable {

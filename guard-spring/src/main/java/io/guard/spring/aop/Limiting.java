@@ -248,6 +248,7 @@ public final class Limiting {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
                         + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),
                         DurationFormat.compact(decision.retryAfter()));
+                sink.shadowRefusal(request.policy(), decision);
             }
             return;
         }

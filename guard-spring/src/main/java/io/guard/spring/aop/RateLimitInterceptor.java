@@ -3,11 +3,14 @@ package io.guard.spring.aop;
 import io.guard.spring.method.GuardedMethod;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.LimitSpec;
+import io.guard.spring.observation.DecisionObservation;
+import io.guard.spring.observation.GuardObservations;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import io.guard.spring.ratelimit.RateLimitDecisionSinks;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.request.CurrentRequest;
 import io.guard.spring.request.CurrentRequests;
+import io.micrometer.observation.Observation;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 
@@ -28,14 +31,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private final Supplier<Limiting> limitingSupplier;
     private final RateLimitDecisionSinks sinks;
     private final ReactiveGuards reactive;
+    private final Supplier<GuardObservations> observations;
 
-    /** Suppliers, so that the beans behind them are created on the first call, not while proxies are made. */
+    /**
+     * Suppliers, so that the beans behind them are created on the first call, not while proxies are made;
+     * {@code observations} answers null when decisions are not observed.
+     */
     RateLimitInterceptor(Supplier<GuardedMethods> methods, Supplier<Limiting> limiting, RateLimitDecisionSinks sinks,
-                         ReactiveGuards reactive) {
+                         ReactiveGuards reactive, Supplier<GuardObservations> observations) {
         this.methodsSupplier = methods;
         this.limitingSupplier = limiting;
         this.sinks = sinks;
         this.reactive = reactive;
+        this.observations = observations;
     }
 
     @Override
@@ -55,28 +63,44 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass,
                         CurrentRequests.ofCallingThread()));
         RateLimitDecisionSink sink = sinks.current();
+        GuardObservations observing = observations.get();
         return switch (guarded.returnKind()) {
             case SYNC -> {
-                List<LimitRequest> evaluated = onThisThread.get();
+                DecisionObservation observed = observing == null ? null : observing.decision(guarded, null);
                 try {
-                    limiting.acquire(evaluated, sink);
+                    limiting.acquire(onThisThread.get(), observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
+                    end(observed, refusal);
                     yield new RefusedCall(guarded, target, args).answer(refusal);
+                } catch (RuntimeException failure) {
+                    end(observed, failure);
+                    throw failure;
                 }
+                end(observed, null);
                 yield invocation.proceed();
             }
             case COMPLETION_STAGE -> {
                 // Decided on the caller's thread, as Resilience4j does, so that the body runs there with its
                 // thread-bound context (security, MDC, request scope, transaction); a refusal goes to the refusing
                 // limit's fallback, or fails the stage when it has none.
-                List<LimitRequest> evaluated = onThisThread.get();
+                DecisionObservation observed = observing == null ? null : observing.decision(guarded, null);
+                List<LimitRequest> evaluated;
                 try {
-                    limiting.acquire(evaluated, sink);
+                    evaluated = onThisThread.get();
+                } catch (RuntimeException failure) {
+                    end(observed, failure);
+                    throw failure;
+                }
+                try {
+                    limiting.acquire(evaluated, observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
+                    end(observed, refusal);
                     yield fallbackStage(new RefusedCall(guarded, target, args), refusal);
                 } catch (RuntimeException failure) {
+                    end(observed, failure);
                     yield CompletableFuture.failedFuture(failure);
                 }
+                end(observed, null);
                 yield invocation.proceed();
             }
             case MONO, FLUX -> {
@@ -86,9 +110,16 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 // the subscription's context.
                 yield reactive.limit(guarded.returnKind(), limiting, new DeferredRequests(requests,
                                 CurrentRequests.ofCallingThread(), readsPrincipal(guarded.limits())),
-                        sink, new RefusedCall(guarded, target, args), Invocations.repeatable(invocation));
+                        sink, new RefusedCall(guarded, target, args), Invocations.repeatable(invocation),
+                        observing == null ? null : parent -> observing.decision(guarded, (Observation) parent));
             }
         };
+    }
+
+    private static void end(DecisionObservation observed, Throwable outcome) {
+        if (observed != null) {
+            observed.end(outcome);
+        }
     }
 
     private static boolean readsPrincipal(List<LimitSpec> limits) {

@@ -1,9 +1,12 @@
 package io.guard.spring.aop;
 
 import io.guard.spring.method.ReturnKind;
+import io.guard.spring.observation.BreakerObservation;
+import io.guard.spring.observation.DecisionObservation;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.util.ClassUtils;
 
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,11 +24,18 @@ interface ReactiveGuards {
      * A publisher that, on each subscription, evaluates the call's limit requests (with the web request of the
      * calling thread, else the WebFlux exchange of the subscription's context), asks every limit and subscribes to
      * the method's publisher only when all of them granted, else to the refusing limit's fallback (or fails with the
-     * refusal). The sink is taken from the Reactor context, else {@code assemblySink}.
+     * refusal). The sink is taken from the Reactor context, else {@code assemblySink}. Each decision is observed
+     * when {@code observe} is not null: it starts an observation under the parent the subscription's context holds
+     * (an {@code io.micrometer.observation.Observation}, or null), and may answer null.
      */
     Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests, RateLimitDecisionSink assemblySink,
-                 RefusedCall refused, Proceed call);
+                 RefusedCall refused, Proceed call, Function<Object, DecisionObservation> observe);
 
-    /** A publisher that, on each subscription, runs one call through the breaker. */
-    Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call);
+    /**
+     * A publisher that, on each subscription, runs one call through the breaker; {@code observe} (null: not
+     * observed) starts the call's observation under the subscription context's parent, and the method's publisher
+     * sees that observation as its parent.
+     */
+    Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call,
+                   Function<Object, BreakerObservation> observe);
 }

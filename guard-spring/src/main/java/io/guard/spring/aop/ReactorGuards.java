@@ -1,6 +1,10 @@
 package io.guard.spring.aop;
 
 import io.guard.spring.method.ReturnKind;
+import io.guard.spring.observation.BreakerObservation;
+import io.guard.spring.observation.CircuitBreakerObservationContext;
+import io.guard.spring.observation.DecisionObservation;
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.request.CurrentRequest;
@@ -10,10 +14,13 @@ import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.util.context.ContextView;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -32,15 +39,18 @@ final class ReactorGuards implements ReactiveGuards {
 
     @Override
     public Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests,
-                        RateLimitDecisionSink assemblySink, RefusedCall refused, Proceed call) {
+                        RateLimitDecisionSink assemblySink, RefusedCall refused, Proceed call,
+                        Function<Object, DecisionObservation> observe) {
         Mono<Void> permits = Mono.deferContextual(context -> {
             RateLimitDecisionSink sink = context.getOrDefault(RateLimitDecisionSink.class, assemblySink);
-            Mono<CurrentRequest> exchange = requests.callingThread() == null && exchanges
-                    ? ExchangeRequests.find(context, requests.readsPrincipal()) : null;
-            if (exchange == null) {
-                return decide(limiting, requests.evaluate().apply(requests.callingThread()), sink);
-            }
-            return exchange.flatMap(request -> decide(limiting, requests.evaluate().apply(request), sink));
+            DecisionObservation observed = observe == null ? null
+                    : observe.apply(context.getOrDefault(ObservationThreadLocalAccessor.KEY, null));
+            Mono<Void> decision = Mono.defer(() -> decide(limiting, requests, context,
+                    observed == null ? sink : observed.sink(sink)));
+            return observed == null ? decision : decision
+                    .doOnSuccess(ignored -> observed.end(null))
+                    .doOnError(error -> observed.end(Stages.unwrap(error)))
+                    .doOnCancel(observed::cancelled);
         }).onErrorMap(Stages::unwrap);
         // Only the permits' refusal goes to the fallback: an error of the method's own publisher stays its outcome.
         Mono<Publisher<Object>> next = permits
@@ -49,6 +59,16 @@ final class ReactorGuards implements ReactiveGuards {
         return kind == ReturnKind.MONO
                 ? next.flatMap(Mono::from)
                 : next.flatMapMany(Flux::from);
+    }
+
+    private Mono<Void> decide(Limiting limiting, DeferredRequests requests, ContextView context,
+                              RateLimitDecisionSink sink) {
+        Mono<CurrentRequest> exchange = requests.callingThread() == null && exchanges
+                ? ExchangeRequests.find(context, requests.readsPrincipal()) : null;
+        if (exchange == null) {
+            return decide(limiting, requests.evaluate().apply(requests.callingThread()), sink);
+        }
+        return exchange.flatMap(request -> decide(limiting, requests.evaluate().apply(request), sink));
     }
 
     private static Mono<Void> decide(Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink sink) {
@@ -71,10 +91,35 @@ final class ReactorGuards implements ReactiveGuards {
     }
 
     @Override
-    public Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call) {
+    public Object protect(ReturnKind kind, Supplier<BreakerCall> breakerCalls, Proceed call,
+                          Function<Object, BreakerObservation> observe) {
+        if (observe != null) {
+            return kind == ReturnKind.MONO
+                    ? Mono.deferContextual(context -> Mono.from(observed(breakerCalls.get(), call, true, observe
+                            .apply(context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)))))
+                    : Flux.deferContextual(context -> observed(breakerCalls.get(), call, false, observe
+                            .apply(context.getOrDefault(ObservationThreadLocalAccessor.KEY, null))));
+        }
         return kind == ReturnKind.MONO
                 ? Mono.defer(() -> Mono.from(protect(breakerCalls.get(), call, true)))
                 : Flux.defer(() -> protect(breakerCalls.get(), call, false));
+    }
+
+    /**
+     * {@link #protect(BreakerCall, Proceed, boolean)} as one observation, stopped when the subscriber has its
+     * answer; the method's publisher finds it in its context, as the parent of what it observes.
+     */
+    private static Flux<Object> observed(BreakerCall breaker, Proceed call, boolean mono,
+                                         BreakerObservation observed) {
+        if (observed == null) {
+            return Flux.from(protect(breaker, call, mono));
+        }
+        // doFinally runs once the answer is out (a cancel has reached the breaker by then): stopped once.
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        return Flux.from(protect(breaker.observedBy(observed), call, mono))
+                .doOnError(failure::set)
+                .doFinally(signal -> observed.stop(failure.get()))
+                .contextWrite(context -> context.put(ObservationThreadLocalAccessor.KEY, observed.observation()));
     }
 
     private static Publisher<Object> protect(BreakerCall breaker, Proceed call, boolean mono) {

@@ -6,6 +6,7 @@ import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.spring.aop.GuardAdvisors;
 import io.guard.spring.method.GuardAnnotationValidator;
 import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.observation.GuardObservations;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.MissingKeyPolicy;
 import io.guard.spring.ratelimit.RateLimitDecisionSinks;
@@ -48,11 +49,15 @@ import java.util.Map;
         "org.redisson.spring.starter.RedissonAutoConfigurationV2",
         "org.redisson.spring.starter.RedissonAutoConfiguration",
         "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        // and after the ObservationRegistry's (Boot 4 and Boot 3 names), which observations need
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
-        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class})
+        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class,
+        GuardObservationConfiguration.class, GuardResilientMethodsConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")
@@ -146,6 +151,7 @@ public class GuardAutoConfiguration {
                                                 ObjectProvider<RateLimiterRegistry> limiters,
                                                 ObjectProvider<RateLimitDecisionSinks> sinks,
                                                 ObjectProvider<LiveLimits> live,
+                                                ObjectProvider<GuardObservations> observations,
                                                 Environment environment) {
         Binder binder = Binder.get(environment);
         int order = binder.bind("guard.rate-limit.aspect-order", Integer.class)
@@ -153,15 +159,16 @@ public class GuardAutoConfiguration {
         MissingKeyPolicy missingKey = binder.bind("guard.rate-limit.missing-key", MissingKeyPolicy.class)
                 .orElse(MissingKeyPolicy.REJECT);
         return GuardAdvisors.rateLimitAdvisor(methods::getObject, limiters::getObject, live::getIfAvailable, missingKey,
-                new CompositeDecisionSinks(sinks), order);
+                new CompositeDecisionSinks(sinks), observations::getIfAvailable, order);
     }
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static Advisor guardCircuitBreakerAdvisor(ObjectProvider<GuardedMethods> methods,
+                                                     ObjectProvider<GuardObservations> observations,
                                                      Environment environment) {
         int order = Binder.get(environment).bind("guard.circuit-breaker.aspect-order", Integer.class)
                 .orElse(new CircuitBreakerProperties().getAspectOrder());
-        return GuardAdvisors.circuitBreakerAdvisor(methods::getObject, order);
+        return GuardAdvisors.circuitBreakerAdvisor(methods::getObject, observations::getIfAvailable, order);
     }
 }

@@ -24,6 +24,12 @@ public class GuardProperties {
     /** Recent-event buffers. */
     private final Events events = new Events();
 
+    /** Micrometer observations (traces) of decisions and breaker calls. */
+    private final Observations observations = new Observations();
+
+    /** Where Spring Framework 7's @Retryable and @ConcurrencyLimit run relative to Guard's aspects. */
+    private final ResilientMethods resilientMethods = new ResilientMethods();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -50,6 +56,55 @@ public class GuardProperties {
 
     public Events getEvents() {
         return events;
+    }
+
+    public Observations getObservations() {
+        return observations;
+    }
+
+    public ResilientMethods getResilientMethods() {
+        return resilientMethods;
+    }
+
+    /** Spring Framework 7's {@code @Retryable} and {@code @ConcurrencyLimit} ({@code @EnableResilientMethods}). */
+    public static class ResilientMethods {
+
+        /**
+         * Where Spring's @Retryable and @ConcurrencyLimit run: outside Guard's aspects (each retry spends a permit
+         * and is a breaker call) or inside (one permit and one breaker call per call, however often retried).
+         */
+        private Position position = Position.OUTSIDE;
+
+        public Position getPosition() {
+            return position;
+        }
+
+        public void setPosition(Position position) {
+            this.position = position;
+        }
+
+        /** Where Spring's resilience advisors sit relative to Guard's. */
+        public enum Position {
+            /** Around Guard's aspects: what Spring does by itself. */
+            OUTSIDE,
+            /** Between Guard's aspects and the method. */
+            INSIDE
+        }
+    }
+
+    /** Observations of every rate-limit decision and every breaker call, when an ObservationRegistry exists. */
+    public static class Observations {
+
+        /** Whether decisions and breaker calls are observed (spans, timers) when an ObservationRegistry exists. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** The bounded buffers of recent events that the actuator shows. */

@@ -81,6 +81,11 @@ public final class FallbackMethods {
         return chosen.computeIfAbsent(error.getClass(), this::closest);
     }
 
+    /** Whether some overload would answer an error of {@code errorType}. */
+    public boolean handles(Class<? extends Throwable> errorType) {
+        return closest(errorType).isPresent();
+    }
+
     private Optional<Fallback> closest(Class<?> errorType) {
         Fallback best = null;
         int bestDistance = Integer.MAX_VALUE;

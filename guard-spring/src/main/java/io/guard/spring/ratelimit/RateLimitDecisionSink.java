@@ -17,4 +17,11 @@ public interface RateLimitDecisionSink {
     RateLimitDecisionSink NONE = (policy, decision) -> { };
 
     void record(RateLimitPolicy policy, Decision decision);
+
+    /**
+     * A limit in shadow mode would have refused the call, which went on (its decision sets no header field). For
+     * observations; ignored by default.
+     */
+    default void shadowRefusal(RateLimitPolicy policy, Decision decision) {
+    }
 }

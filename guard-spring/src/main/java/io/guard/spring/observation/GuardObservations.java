@@ -1,0 +1,106 @@
+package io.guard.spring.observation;
+
+import io.guard.spring.method.GuardedMethod;
+import io.guard.spring.method.LimitSpec;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Starts the observations of Guard's aspects on one {@link ObservationRegistry}, under the user's conventions when
+ * there are any. Nothing is built for a no-op registry: {@link #decision} and {@link #breakerCall} answer null, and
+ * the aspects then take their unobserved path.
+ *
+ * <p>Internal: public only because Guard's {@code aop} package and auto-configuration use it; not an API.
+ */
+public final class GuardObservations {
+
+    private static final DefaultRateLimitObservationConvention DEFAULT_RATE_LIMIT =
+            new DefaultRateLimitObservationConvention();
+    private static final DefaultCircuitBreakerObservationConvention DEFAULT_BREAKER =
+            new DefaultCircuitBreakerObservationConvention();
+
+    private final ObservationRegistry registry;
+    private final RateLimitObservationConvention rateLimitConvention;
+    private final CircuitBreakerObservationConvention breakerConvention;
+    /** Per guarded method, what its observations name: built once, not per call. */
+    private final Map<Method, Names> names = new ConcurrentHashMap<>();
+
+    /** {@code OrderController.submit} and the names of its limits. */
+    record Names(String method, List<String> limits) {
+    }
+
+    /**
+     * @param registry            where observations go
+     * @param rateLimitConvention the user's convention for decisions, or null for the default
+     * @param breakerConvention   the user's convention for breaker calls, or null for the default
+     */
+    public GuardObservations(ObservationRegistry registry, RateLimitObservationConvention rateLimitConvention,
+                             CircuitBreakerObservationConvention breakerConvention) {
+        this.registry = registry;
+        this.rateLimitConvention = rateLimitConvention;
+        this.breakerConvention = breakerConvention;
+    }
+
+    /** Whether observations can be seen at all: false for a no-op registry. */
+    public boolean active() {
+        return !registry.isNoop();
+    }
+
+    /**
+     * Starts observing the decision of {@code guarded}'s limits, as a child of {@code parent} (null: the current
+     * observation of this thread); null when the registry ignores it.
+     */
+    public DecisionObservation decision(GuardedMethod guarded, Observation parent) {
+        Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
+                () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry);
+        if (observation.isNoop()) {
+            return null;
+        }
+        if (parent != null) {
+            observation.parentObservation(parent);
+        }
+        observation.start();
+        return new DecisionObservation(observation,
+                (RateLimitObservationContext) observation.getContext());
+    }
+
+    /** Starts observing one call through {@code guarded}'s breaker; null when the registry ignores it. */
+    public BreakerObservation breakerCall(GuardedMethod guarded, Observation parent) {
+        Observation observation = Observation.createNotStarted(breakerConvention, DEFAULT_BREAKER,
+                () -> new CircuitBreakerObservationContext(guarded.method(), names(guarded).method(),
+                        guarded.breaker().breaker().name()), registry);
+        if (observation.isNoop()) {
+            return null;
+        }
+        if (parent != null) {
+            observation.parentObservation(parent);
+        }
+        observation.start();
+        return new BreakerObservation(observation,
+                (CircuitBreakerObservationContext) observation.getContext());
+    }
+
+    private Names names(GuardedMethod guarded) {
+        Names known = names.get(guarded.method());
+        if (known == null) {
+            List<String> limits = new ArrayList<>(guarded.limits().size());
+            for (LimitSpec spec : guarded.limits()) {
+                limits.add(spec.name());
+            }
+            known = new Names(describe(guarded.method()), List.copyOf(limits));
+            names.put(guarded.method(), known);
+        }
+        return known;
+    }
+
+    /** {@code OrderController.submit}: bounded (one per guarded method), and what a reader recognises. */
+    static String describe(Method method) {
+        return method == null ? "" : method.getDeclaringClass().getSimpleName() + "." + method.getName();
+    }
+}

@@ -3,8 +3,9 @@ package io.guard.spring.autoconfigure;
 /**
  * A Guard property (or the lack of a bean it needs) that cannot work: a breaker setting out of range, a Redis
  * backend without a Redis client. Thrown at start-up; its failure analyzer names the property and the value.
+ * Public for guard-spring-cloud-gateway's start-up check of routes; not an API for applications.
  */
-class GuardPropertiesException extends RuntimeException {
+public class GuardPropertiesException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

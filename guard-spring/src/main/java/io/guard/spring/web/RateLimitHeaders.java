@@ -12,8 +12,11 @@ import java.util.stream.Collectors;
  * {@code RateLimit-Policy: "order-submit";q=5;w=60} and {@code RateLimit: "order-submit";r=0;t=42}, one list member
  * per limit the request passed through. Seconds are whole and rounded up, so a client that waits as told is never
  * early.
+ *
+ * <p>Public for guard-spring-cloud-gateway, which writes the same fields on a gateway's answers; not an API for
+ * applications.
  */
-final class RateLimitHeaders {
+public final class RateLimitHeaders {
 
     /** The quota policies: name, quota ({@code q}) and window in seconds ({@code w}). */
     public static final String POLICY = "RateLimit-Policy";
@@ -25,7 +28,7 @@ final class RateLimitHeaders {
     }
 
     /** One limit's decision within a request. */
-    record Entry(RateLimitPolicy policy, Decision decision) {
+    public record Entry(RateLimitPolicy policy, Decision decision) {
     }
 
     public static String policyField(Collection<Entry> entries) {

@@ -51,7 +51,7 @@ import java.util.Map;
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
-@Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
+@Import({GuardAutoProxyRegistrar.class, GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
         GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class})
 public class GuardAutoConfiguration {
 

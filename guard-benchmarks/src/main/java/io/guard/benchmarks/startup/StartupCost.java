@@ -49,7 +49,7 @@ import java.util.stream.Collectors;
 public final class StartupCost {
 
     private static final Path MODULE = Path.of("guard-benchmarks", "target");
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(300);
 
     private StartupCost() {
     }
@@ -162,7 +162,8 @@ public final class StartupCost {
                         + " " + response.body());
             }
             return new Start(Long.parseLong(values.get("cpuMs")), Long.parseLong(values.get("classes")), wallMillis,
-                    firstRequestMicros, connectionsReceived(redis) - connectionsBefore,
+                    // less the connection the second INFO opened for itself
+                    firstRequestMicros, connectionsReceived(redis) - connectionsBefore - 1,
                     Long.parseLong(values.get("guardBeans")));
         } finally {
             process.destroy();
@@ -221,9 +222,9 @@ public final class StartupCost {
         }
     }
 
-    /** Connections Redis has accepted so far, less the one this call opens ({@code INFO stats total_connections_received}). */
+    /** Connections Redis has accepted so far, this call's own included ({@code INFO stats total_connections_received}). */
     private static long connectionsReceived(DedicatedRedis redis) {
-        return Long.parseLong(redis.info("stats").get("total_connections_received")) - 1;
+        return Long.parseLong(redis.info("stats").get("total_connections_received"));
     }
 
     private static List<String> readClassPath() throws IOException {

@@ -55,9 +55,10 @@ import java.util.Map;
         "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration"})
 @ConditionalOnProperty(prefix = "guard", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
-@Import({GuardRedissonClientConfiguration.class, GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class,
-        GuardWebFluxConfiguration.class, GuardRoutesConfiguration.class, GuardRefreshConfiguration.class,
-        GuardObservationConfiguration.class, GuardResilientMethodsConfiguration.class})
+@Import({GuardAutoProxyRegistrar.class, GuardRedissonClientConfiguration.class,
+        GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class, GuardWebFluxConfiguration.class,
+        GuardRoutesConfiguration.class, GuardRefreshConfiguration.class, GuardObservationConfiguration.class,
+        GuardResilientMethodsConfiguration.class})
 public class GuardAutoConfiguration {
 
     @Bean(destroyMethod = "close")

@@ -3,22 +3,18 @@ package io.guard.spring.method;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
 import io.guard.ratelimit.RateLimitPolicy;
-import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.annotation.RateLimits;
 import io.guard.spring.ratelimit.LimitSettings;
 import io.guard.spring.ratelimit.LimitTiers;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.MethodClassKey;
-import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.BiFunction;
@@ -32,9 +28,6 @@ import java.util.function.Function;
  * a listener (the limiter registry) once.
  */
 public final class GuardedMethods {
-
-    private static final Set<Class<? extends java.lang.annotation.Annotation>> ANNOTATIONS =
-            Set.of(RateLimit.class, RateLimits.class, io.guard.spring.annotation.CircuitBreaker.class);
 
     private final GuardedMethodFactory factory;
     private final GuardEvaluationContexts contexts;
@@ -82,9 +75,9 @@ public final class GuardedMethods {
         this.policyListener = policyListener;
     }
 
-    /** Whether the class carries any Guard annotation at all: a cheap first filter. */
+    /** Whether the class carries any Guard annotation at all: a first filter, answered once per class. */
     public static boolean isCandidate(Class<?> type) {
-        return AnnotationUtils.isCandidateClass(type, ANNOTATIONS);
+        return GuardedClasses.declaresGuards(type);
     }
 
     public GuardEvaluationContexts contexts() {

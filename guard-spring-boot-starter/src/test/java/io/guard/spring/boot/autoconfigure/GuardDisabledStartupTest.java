@@ -1,6 +1,5 @@
 package io.guard.spring.boot.autoconfigure;
 
-import io.guard.spring.actuate.GuardEventStreamManagementContextConfiguration;
 import io.guard.spring.test.AutoConfigs;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,9 +21,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GuardDisabledStartupTest {
 
+    /** Registered by spring.factories for the management context; package-private to io.guard.spring.actuate. */
+    private static final Class<?> MANAGEMENT_CONTEXT = ClassUtils.resolveClassName(
+            "io.guard.spring.actuate.GuardEventStreamManagementContextConfiguration", null);
+
+
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(autoConfigurations()))
-            .withUserConfiguration(GuardEventStreamManagementContextConfiguration.class)
+            .withUserConfiguration(MANAGEMENT_CONTEXT)
             .withPropertyValues("management.endpoints.web.exposure.include=*", "guard.rate-limit.backend=local");
 
     @Test
@@ -66,7 +70,7 @@ class GuardDisabledStartupTest {
                     return name.toLowerCase().contains("guard")
                             || (type != null && type.getName().startsWith("io.guard."));
                 })
-                .filter(name -> !name.equals(GuardEventStreamManagementContextConfiguration.class.getName())
+                .filter(name -> !name.equals(MANAGEMENT_CONTEXT.getName())
                         && !name.startsWith("io.guard.") && !name.contains("AutoConfiguration"))
                 .toList();
     }

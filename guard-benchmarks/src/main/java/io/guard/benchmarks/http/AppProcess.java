@@ -56,9 +56,17 @@ final class AppProcess implements AutoCloseable {
 
     /** GET /items/{id}?user=: the status, or -1 when nothing answered. */
     int get(long id, String user) throws InterruptedException {
+        return status("/items/" + id + "?user=" + user);
+    }
+
+    /** GET /check/{id}?user=, limited to 5 per 60 s. */
+    int check(long id, String user) throws InterruptedException {
+        return status("/check/" + id + "?user=" + user);
+    }
+
+    private int status(String path) throws InterruptedException {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/items/" + id + "?user="
-                    + user)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode();
         } catch (IOException notYet) {
             return -1;

@@ -21,12 +21,14 @@ import java.util.StringJoiner;
  * own per {@link Variant} (same flags), a {@code redis-server} this program starts on loopback, {@code wrk} at each
  * connection count over 1000 users, in interleaved rounds (the variant order rotated each round). Per run: requests per
  * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}) and Redis's
- * ({@code INFO cpu}, user + system), and for the Guard variants Redis memory per key. Before the rounds a correctness
- * line per variant: a limit of 5 per 60 s answers exactly five 200s, then 429s.
+ * ({@code INFO cpu}, user + system), and Redis memory per key left after the run. After the first round's load, a
+ * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
+ * 429s.
  *
  * <p>Arguments: seconds per run, warm-up seconds, rounds, connection counts (e.g. {@code 10 10 2 4,32}). System
  * properties: {@code -Dvariants=none,guard-lettuce-TOKEN_BUCKET} (names, or prefixes ending with {@code *}),
- * {@code -Dbaseline=<class path>} adds each Guard variant again on another build (suffix {@code @baseline}),
+ * {@code -Dbaseline=<class path>} adds Guard variants again on another build (suffix {@code @baseline}; which:
+ * {@code -Dbaseline.variants}, by default the Lettuce ones of TOKEN_BUCKET and SLIDING_LOG),
  * {@code -Djvm="-XX:..."} flags for every application JVM. Run:
  * {@code java -cp guard-benchmarks/target/benchmarks.jar io.guard.benchmarks.http.HttpLoad 10 10 2 4,32}.
  */
@@ -53,11 +55,7 @@ public final class HttpLoad {
         Map<String, List<Run>> results = new LinkedHashMap<>();
         try (DedicatedRedis redis = RedisServers.startDedicated()) {
             RedisEndpoint endpoint = redis.endpoint("");
-            System.out.println("correctness: a limit of 5 per 60 s, 8 requests of one user");
-            for (Variant variant : variants) {
-                System.out.printf(Locale.ROOT, "  %-36s %s%n", variant.name(),
-                        correctness(variant, ownClassPath, jvm, redis.port()));
-            }
+            Map<String, String> correctness = new LinkedHashMap<>();
             for (int round = 0; round < rounds; round++) {
                 for (int i = 0; i < variants.size(); i++) {
                     Variant variant = variants.get((i + round) % variants.size());
@@ -72,6 +70,9 @@ public final class HttpLoad {
                             System.out.printf(Locale.ROOT, "round %d %-36s %3d conn  %s%n", round + 1, variant.name(),
                                     c, run);
                         }
+                        if (round == 0) {
+                            correctness.put(variant.name(), correctness(variant, app));
+                        }
                         long keys = Long.parseLong(endpoint.call("DBSIZE").toString());
                         if (keys > 0) {
                             System.out.printf(Locale.ROOT, "round %d %-36s %d keys, %.0f bytes of Redis memory per "
@@ -81,6 +82,8 @@ public final class HttpLoad {
                     }
                 }
             }
+            System.out.println("\ncorrectness: GET /check/{id} (5 per 60 s), 8 requests of one user");
+            correctness.forEach((name, statuses) -> System.out.printf(Locale.ROOT, "  %-36s %s%n", name, statuses));
         }
         summary(results, connections);
     }
@@ -96,7 +99,10 @@ public final class HttpLoad {
             return selected;
         }
         List<Variant> withBaseline = new ArrayList<>(selected);
-        selected.stream().filter(Variant::guard).forEach(v -> withBaseline.add(v.on(baseline, "@baseline")));
+        List<String> only = List.of(System.getProperty("baseline.variants", "guard-lettuce-TOKEN_BUCKET,"
+                + "guard-lettuce-SLIDING_LOG").split(","));
+        selected.stream().filter(v -> v.guard() && only.contains(v.name()))
+                .forEach(v -> withBaseline.add(v.on(baseline, "@baseline")));
         return withBaseline;
     }
 
@@ -104,15 +110,11 @@ public final class HttpLoad {
         return variant.classPath() == null ? own : variant.classPath();
     }
 
-    private static String correctness(Variant variant, String ownClassPath, List<String> jvm, int redisPort)
-            throws IOException, InterruptedException {
+    private static String correctness(Variant variant, AppProcess app) throws InterruptedException {
         StringJoiner statuses = new StringJoiner(" ");
-        try (AppProcess app = AppProcess.start(classPath(variant, ownClassPath), jvm,
-                variant.arguments(5, "60s", redisPort), freePort())) {
-            String user = "correctness-" + System.nanoTime();
-            for (int i = 0; i < 8; i++) {
-                statuses.add(Integer.toString(app.get(i, user)));
-            }
+        String user = "correctness-" + System.nanoTime();
+        for (int i = 0; i < 8; i++) {
+            statuses.add(Integer.toString(app.check(i, user)));
         }
         String expected = "200 200 200 200 200 429 429 429";
         if (variant.name().equals("none")) {

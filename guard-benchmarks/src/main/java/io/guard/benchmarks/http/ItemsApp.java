@@ -35,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code @CircuitBreaker} (client and algorithm from Guard's own properties); {@code r4j-bucket4j}: Resilience4j's
  * {@code @CircuitBreaker} and a Bucket4j bucket on Lettuce; {@code r4j-redisson}: Resilience4j's
  * {@code @CircuitBreaker} and Redisson's {@code RRateLimiter}. The limit is {@code bench.rate} per
- * {@code bench.interval} for every variant, written as each library's users write it.
+ * {@code bench.interval} for every variant, written as each library's users write it. {@code GET /check/{id}?user=}
+ * is the same endpoint limited to 5 per 60 s, for the correctness check.
  */
 @SpringBootApplication
 public class ItemsApp {
@@ -51,7 +52,7 @@ public class ItemsApp {
     @RestController
     @ConditionalOnProperty(name = "bench.variant", havingValue = "none")
     static class Unprotected {
-        @GetMapping("/items/{id}")
+        @GetMapping({"/items/{id}", "/check/{id}"})
         String item(@PathVariable long id, @RequestParam String user) {
             return ItemsApp.item(id);
         }
@@ -65,6 +66,14 @@ public class ItemsApp {
         @RateLimit(name = "items", key = "#user")
         @CircuitBreaker(name = "items")
         String item(@PathVariable long id, @RequestParam String user) {
+            return ItemsApp.item(id);
+        }
+
+        /** The correctness check: 5 per 60 s. */
+        @GetMapping("/check/{id}")
+        @RateLimit(name = "check", key = "#user", rate = 5, interval = "60s")
+        @CircuitBreaker(name = "items")
+        String check(@PathVariable long id, @RequestParam String user) {
             return ItemsApp.item(id);
         }
     }
@@ -82,12 +91,6 @@ public class ItemsApp {
             return Bucket4jLettuce.casBasedBuilder(client).build();
         }
 
-        @Bean
-        BucketConfiguration bucket4jConfiguration(@Value("${bench.rate}") long rate,
-                                                  @Value("${bench.interval}") Duration interval) {
-            return BucketConfiguration.builder()
-                    .addLimit(limit -> limit.capacity(rate).refillGreedy(rate, interval)).build();
-        }
     }
 
     @RestController
@@ -95,17 +98,35 @@ public class ItemsApp {
     static class Bucket4jItems {
         private final ProxyManager<byte[]> buckets;
         private final BucketConfiguration configuration;
+        private final BucketConfiguration check;
 
-        Bucket4jItems(ProxyManager<byte[]> buckets, BucketConfiguration configuration) {
+        Bucket4jItems(ProxyManager<byte[]> buckets, @Value("${bench.rate}") long rate,
+                      @Value("${bench.interval}") Duration interval) {
             this.buckets = buckets;
-            this.configuration = configuration;
+            this.configuration = configuration(rate, interval);
+            this.check = configuration(5, Duration.ofSeconds(60));
+        }
+
+        private static BucketConfiguration configuration(long rate, Duration interval) {
+            return BucketConfiguration.builder()
+                    .addLimit(limit -> limit.capacity(rate).refillGreedy(rate, interval)).build();
         }
 
         @GetMapping("/items/{id}")
         @io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "items")
         ResponseEntity<String> item(@PathVariable long id, @RequestParam String user) {
-            byte[] key = ("items:" + user).getBytes(StandardCharsets.UTF_8);
-            if (!buckets.builder().build(key, () -> configuration).tryConsume(1)) {
+            return take("items:" + user, configuration, id);
+        }
+
+        @GetMapping("/check/{id}")
+        @io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "items")
+        ResponseEntity<String> check(@PathVariable long id, @RequestParam String user) {
+            return take("check:" + user, check, id);
+        }
+
+        private ResponseEntity<String> take(String name, BucketConfiguration limit, long id) {
+            byte[] key = name.getBytes(StandardCharsets.UTF_8);
+            if (!buckets.builder().build(key, () -> limit).tryConsume(1)) {
                 return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).build();
             }
             return ResponseEntity.ok(ItemsApp.item(id));
@@ -131,8 +152,18 @@ public class ItemsApp {
         @GetMapping("/items/{id}")
         @io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "items")
         ResponseEntity<String> item(@PathVariable long id, @RequestParam String user) {
-            RRateLimiter limiter = limiters.computeIfAbsent(user, u -> {
-                RRateLimiter created = redisson.getRateLimiter("items:" + u);
+            return take("items:" + user, rate, interval, id);
+        }
+
+        @GetMapping("/check/{id}")
+        @io.github.resilience4j.circuitbreaker.annotation.CircuitBreaker(name = "items")
+        ResponseEntity<String> check(@PathVariable long id, @RequestParam String user) {
+            return take("check:" + user, 5, Duration.ofSeconds(60), id);
+        }
+
+        private ResponseEntity<String> take(String name, long rate, Duration interval, long id) {
+            RRateLimiter limiter = limiters.computeIfAbsent(name, n -> {
+                RRateLimiter created = redisson.getRateLimiter(n);
                 created.trySetRate(RateType.OVERALL, rate, interval);
                 return created;
             });

@@ -21,7 +21,7 @@ import java.util.StringJoiner;
  * own per {@link Variant} (same flags), a {@code redis-server} this program starts on loopback, {@code wrk} at each
  * connection count over 1000 users, in interleaved rounds (the variant order rotated each round). Per run: requests per
  * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}) and Redis's
- * ({@code INFO cpu}, user + system), and Redis memory per key left after the run. After the first round's load, a
+ * ({@code INFO cpu}, user + system). After the first round's load, a
  * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
  * 429s.
  *
@@ -60,7 +60,6 @@ public final class HttpLoad {
                 for (int i = 0; i < variants.size(); i++) {
                     Variant variant = variants.get((i + round) % variants.size());
                     endpoint.call("FLUSHALL");
-                    long memoryBefore = usedMemory(endpoint);
                     try (AppProcess app = AppProcess.start(classPath(variant, ownClassPath), jvm,
                             variant.arguments(RATE, "1s", redis.port()), freePort())) {
                         Wrk.run(app.port(), connections[connections.length - 1], warmUp, script);
@@ -72,12 +71,6 @@ public final class HttpLoad {
                         }
                         if (round == 0) {
                             correctness.put(variant.name(), correctness(variant, app));
-                        }
-                        long keys = Long.parseLong(endpoint.call("DBSIZE").toString());
-                        if (keys > 0) {
-                            System.out.printf(Locale.ROOT, "round %d %-36s %d keys, %.0f bytes of Redis memory per "
-                                    + "key%n", round + 1, variant.name(), keys,
-                                    (usedMemory(endpoint) - memoryBefore) / (double) keys);
                         }
                     }
                 }
@@ -141,15 +134,6 @@ public final class HttpLoad {
             }
         }
         return seconds * 1e6;
-    }
-
-    private static long usedMemory(RedisEndpoint redis) {
-        for (String line : redis.call("INFO", "memory").toString().split("\r?\n")) {
-            if (line.startsWith("used_memory:")) {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        throw new IllegalStateException("no used_memory in INFO memory");
     }
 
     private static int freePort() throws IOException {

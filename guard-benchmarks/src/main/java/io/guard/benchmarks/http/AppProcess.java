@@ -26,10 +26,15 @@ final class AppProcess implements AutoCloseable {
     private final int port;
     private final Path log;
 
+    /** Ends the application if this program is stopped while it runs. */
+    private final Thread stopOnExit;
+
     private AppProcess(Process process, int port, Path log) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.stopOnExit = new Thread(process::destroy);
+        Runtime.getRuntime().addShutdownHook(stopOnExit);
     }
 
     static AppProcess start(String classPath, List<String> jvmFlags, List<String> properties, int port)
@@ -99,6 +104,7 @@ final class AppProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();

@@ -1,5 +1,6 @@
 package io.guard.benchmarks.http;
 
+import io.guard.benchmarks.RedisInfo;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisServers;
@@ -119,22 +120,13 @@ public final class HttpLoad {
     private static Run measure(AppProcess app, RedisEndpoint redis, int connections, int seconds, Path script)
             throws IOException, InterruptedException {
         long appBefore = app.cpuMicros();
-        double redisBefore = redisCpuMicros(redis);
+        double redisBefore = RedisInfo.cpuMicros(redis);
         Wrk wrk = Wrk.run(app.port(), connections, seconds, script);
         long appCpu = app.cpuMicros() - appBefore;
-        double redisCpu = redisCpuMicros(redis) - redisBefore;
+        double redisCpu = RedisInfo.cpuMicros(redis) - redisBefore;
         return new Run(wrk, appCpu / (double) wrk.requests(), redisCpu / wrk.requests());
     }
 
-    private static double redisCpuMicros(RedisEndpoint redis) {
-        double seconds = 0;
-        for (String line : redis.call("INFO", "cpu").toString().split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return seconds * 1e6;
-    }
 
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {

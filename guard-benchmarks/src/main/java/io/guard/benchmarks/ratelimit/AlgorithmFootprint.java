@@ -5,6 +5,7 @@ import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
+import io.guard.benchmarks.RedisInfo;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisServers;
@@ -52,15 +53,15 @@ public final class AlgorithmFootprint {
                 int keys = (int) Math.max(1, Math.min(1000, perRate / rate));
                 for (Algorithm algorithm : Algorithm.values()) {
                     endpoint.call("FLUSHALL");
-                    long memory = usedMemory(endpoint);
-                    double redisCpu = redisCpuMicros(endpoint);
+                    long memory = RedisInfo.usedMemory(endpoint);
+                    double redisCpu = RedisInfo.cpuMicros(endpoint);
                     long clientCpu = os.getProcessCpuTime();
                     RateLimitPolicy policy = RateLimitPolicy.of("fp-" + algorithm.name().toLowerCase(Locale.ROOT)
                             + "-" + rate, algorithm, rate, Duration.ofSeconds(60));
                     long decisions = fill(limiter, policy, keys, rate);
                     double clientMicros = (os.getProcessCpuTime() - clientCpu) / 1e3 / decisions;
-                    double redisMicros = (redisCpuMicros(endpoint) - redisCpu) / decisions;
-                    long bytes = usedMemory(endpoint) - memory;
+                    double redisMicros = (RedisInfo.cpuMicros(endpoint) - redisCpu) / decisions;
+                    long bytes = RedisInfo.usedMemory(endpoint) - memory;
                     System.out.printf(Locale.ROOT, "%-13s %6d %6d %10d %14.0f %16.1f %16.1f%n", algorithm, rate, keys,
                             decisions, bytes / (double) keys, redisMicros, clientMicros);
                 }
@@ -98,24 +99,5 @@ public final class AlgorithmFootprint {
                     + "every one should have been allowed");
         }
         return decisions;
-    }
-
-    private static double redisCpuMicros(RedisEndpoint redis) {
-        double seconds = 0;
-        for (String line : redis.call("INFO", "cpu").toString().split("\r?\n")) {
-            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        return seconds * 1e6;
-    }
-
-    private static long usedMemory(RedisEndpoint redis) {
-        for (String line : redis.call("INFO", "memory").toString().split("\r?\n")) {
-            if (line.startsWith("used_memory:")) {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        throw new IllegalStateException("no used_memory in INFO memory");
     }
 }

@@ -1,6 +1,6 @@
 package io.guard.benchmarks.aspect;
 
-import io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
+import io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What the aspects add to one call, in one Spring context: a plain bean, Guard's {@code @CircuitBreaker}, Guard's
  * {@code @RateLimit} (in-process backend, a limit that never refuses), both with a SpEL key, and Resilience4j's
- * {@code @CircuitBreaker} aspect (resilience4j-spring-boot3 2.4.0). Both breakers use their default configuration
+ * {@code @CircuitBreaker} aspect (resilience4j-spring-boot4 2.4.0). Both breakers use their default configuration
  * (COUNT_BASED window of 100 calls), which the libraries share. Subtract {@code plain} to get the overhead.
  *
  * <p>Run: {@code java -jar guard-benchmarks/target/benchmarks.jar 'AspectOverhead' -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1}.

@@ -3,8 +3,10 @@ package io.guard.ratelimit.redis;
 import io.guard.ratelimit.Algorithm;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
  * The one script every decision runs in: {@code decide.lua}, a dispatcher, with each algorithm's own file
@@ -44,6 +46,9 @@ final class DecideScript {
 
     /** The keys of an entry deciding {@code limits} (one for a plain decision, several for all-or-nothing). */
     static List<String> keys(List<Limit> limits) {
+        if (limits.size() == 1) {
+            return limits.get(0).keys();
+        }
         List<String> keys = new ArrayList<>();
         limits.forEach(limit -> keys.addAll(limit.keys()));
         return keys;
@@ -51,12 +56,16 @@ final class DecideScript {
 
     /** The arguments of an entry deciding {@code limits}, as {@code decide.lua}'s header lists them. */
     static List<String> args(List<Limit> limits) {
-        List<String> args = new ArrayList<>();
-        args.add(Integer.toString(limits.size()));
+        int size = 1;
         for (Limit limit : limits) {
-            args.add(fileOf(limit.algorithm()));
-            args.add(Integer.toString(limit.keys().size()));
-            args.add(Integer.toString(limit.args().size()));
+            size += 3 + limit.args().size();
+        }
+        List<String> args = new ArrayList<>(size);
+        args.add(count(limits.size()));
+        for (Limit limit : limits) {
+            args.add(FILES[limit.algorithm().ordinal()]);
+            args.add(count(limit.keys().size()));
+            args.add(count(limit.args().size()));
             args.addAll(limit.args());
         }
         return args;
@@ -87,4 +96,13 @@ final class DecideScript {
     private static String fileOf(Algorithm algorithm) {
         return algorithm.name().toLowerCase(Locale.ROOT);
     }
+
+    /** The small counts of an entry, as the strings they are sent as (no new string per decision). */
+    private static String count(int n) {
+        return n < COUNTS.length ? COUNTS[n] : Integer.toString(n);
+    }
+
+    private static final String[] FILES = Arrays.stream(Algorithm.values()).map(DecideScript::fileOf)
+            .toArray(String[]::new);
+    private static final String[] COUNTS = IntStream.range(0, 16).mapToObj(Integer::toString).toArray(String[]::new);
 }

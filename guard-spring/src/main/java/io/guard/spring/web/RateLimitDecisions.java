@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The rate-limit decisions of one HTTP request, the latest per limit name, in the order the limits were first met.
@@ -36,10 +37,21 @@ class RateLimitDecisions implements RateLimitDecisionSink {
 
     /** Sets (replaces) both RateLimit fields; leaves the headers alone when no limit was met. */
     void writeTo(HttpHeaders headers) {
-        List<RateLimitHeaders.Entry> current = entries();
-        if (!current.isEmpty()) {
-            headers.set(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(current));
-            headers.set(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimitField(current));
+        writeTo(headers::set);
+    }
+
+    /** Both RateLimit fields to {@code header} (name, value), built from the entries without copying them. */
+    void writeTo(BiConsumer<String, String> header) {
+        String policy;
+        String rateLimit;
+        synchronized (entries) {
+            if (entries.isEmpty()) {
+                return;
+            }
+            policy = RateLimitHeaders.policyField(entries.values());
+            rateLimit = RateLimitHeaders.rateLimitField(entries.values());
         }
+        header.accept(RateLimitHeaders.POLICY, policy);
+        header.accept(RateLimitHeaders.RATE_LIMIT, rateLimit);
     }
 }

@@ -5,7 +5,6 @@ import io.guard.ratelimit.RateLimitPolicy;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.stream.Collectors;
 
 /**
  * Writes the header fields of draft-ietf-httpapi-ratelimit-headers-11 and {@code Retry-After}:
@@ -31,17 +30,28 @@ public final class RateLimitHeaders {
     public record Entry(RateLimitPolicy policy, Decision decision) {
     }
 
+    /** Written into one builder: this runs on every allowed request. */
     public static String policyField(Collection<Entry> entries) {
-        return entries.stream()
-                .map(e -> quoted(e.policy().name()) + ";q=" + e.policy().rate() + ";w="
-                        + secondsRoundedUp(e.policy().interval()))
-                .collect(Collectors.joining(", "));
+        StringBuilder field = new StringBuilder(32 * entries.size());
+        for (Entry e : entries) {
+            quoted(separated(field), e.policy().name()).append(";q=").append(e.policy().rate()).append(";w=")
+                    .append(secondsRoundedUp(e.policy().interval()));
+        }
+        return field.toString();
     }
 
+    /** Written into one builder: this runs on every allowed request. */
     public static String rateLimitField(Collection<Entry> entries) {
-        return entries.stream()
-                .map(e -> quoted(e.policy().name()) + ";r=" + e.decision().remaining() + ";t=" + resetSeconds(e))
-                .collect(Collectors.joining(", "));
+        StringBuilder field = new StringBuilder(32 * entries.size());
+        for (Entry e : entries) {
+            quoted(separated(field), e.policy().name()).append(";r=").append(e.decision().remaining()).append(";t=")
+                    .append(resetSeconds(e));
+        }
+        return field.toString();
+    }
+
+    private static StringBuilder separated(StringBuilder field) {
+        return field.isEmpty() ? field : field.append(", ");
     }
 
     /** {@code Retry-After} for a refusal: whole seconds, rounded up, never 0 (0 would invite an instant retry). */
@@ -68,14 +78,19 @@ public final class RateLimitHeaders {
 
     /** An sf-string: printable ASCII only, with {@code "} and {@code \} escaped. */
     static String quoted(String name) {
-        StringBuilder out = new StringBuilder(name.length() + 2).append('"');
-        for (char c : name.toCharArray()) {
+        return quoted(new StringBuilder(name.length() + 2), name).toString();
+    }
+
+    private static StringBuilder quoted(StringBuilder out, String name) {
+        out.append('"');
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
             if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
             } else {
                 out.append(c >= 0x20 && c < 0x7f ? c : '?');
             }
         }
-        return out.append('"').toString();
+        return out.append('"');
     }
 }

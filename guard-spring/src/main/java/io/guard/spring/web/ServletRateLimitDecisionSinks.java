@@ -49,9 +49,7 @@ public final class ServletRateLimitDecisionSinks implements RateLimitDecisionSin
         public void record(RateLimitPolicy policy, Decision decision) {
             super.record(policy, decision);
             if (response != null && !response.isCommitted()) {
-                var entries = entries();
-                response.setHeader(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(entries));
-                response.setHeader(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimitField(entries));
+                writeTo(response::setHeader);
             }
         }
     }

@@ -1,0 +1,181 @@
+package io.guard.benchmarks.http;
+
+import io.guard.benchmarks.RedisInfo;
+import io.guard.test.redis.DedicatedRedis;
+import io.guard.test.redis.RedisEndpoint;
+import io.guard.test.redis.RedisServers;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * What protecting one HTTP endpoint costs, as a user of each library pays it: {@link ItemsApp} started in a JVM of its
+ * own per {@link Variant} (same flags), a {@code redis-server} this program starts on loopback, {@code wrk} at each
+ * connection count over 1000 users, in interleaved rounds (the variant order rotated each round). Per run: requests per
+ * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}) and Redis's
+ * ({@code INFO cpu}, user + system). After the first round's load, a
+ * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
+ * 429s.
+ *
+ * <p>Arguments: seconds per run, warm-up seconds, rounds, connection counts (e.g. {@code 10 10 2 4,32}). System
+ * properties: {@code -Dvariants=none,guard-lettuce-TOKEN_BUCKET} (names, or prefixes ending with {@code *}),
+ * {@code -Dbaseline=<class path>} adds Guard variants again on another build (suffix {@code @baseline}; which:
+ * {@code -Dbaseline.variants}, by default the Lettuce ones of TOKEN_BUCKET and SLIDING_LOG),
+ * {@code -Djvm="-XX:..."} flags for every application JVM. Run:
+ * {@code java -cp guard-benchmarks/target/benchmarks.jar io.guard.benchmarks.http.HttpLoad 10 10 2 4,32}.
+ */
+public final class HttpLoad {
+
+    static final int USERS = 1000;
+    static final long RATE = 1_000_000_000L;
+
+    private HttpLoad() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = Integer.parseInt(args[0]);
+        int warmUp = Integer.parseInt(args[1]);
+        int rounds = Integer.parseInt(args[2]);
+        int[] connections = Arrays.stream(args[3].split(",")).mapToInt(Integer::parseInt).toArray();
+        List<Variant> variants = selected();
+        List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC"));
+        if (!System.getProperty("jvm", "").isBlank()) {
+            jvm.addAll(Arrays.asList(System.getProperty("jvm").trim().split("\\s+")));
+        }
+        String ownClassPath = System.getProperty("java.class.path");
+        Path script = Wrk.script(USERS);
+        Map<String, List<Run>> results = new LinkedHashMap<>();
+        try (DedicatedRedis redis = RedisServers.startDedicated()) {
+            RedisEndpoint endpoint = redis.endpoint("");
+            Map<String, String> correctness = new LinkedHashMap<>();
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < variants.size(); i++) {
+                    Variant variant = variants.get((i + round) % variants.size());
+                    endpoint.call("FLUSHALL");
+                    try (AppProcess app = AppProcess.start(classPath(variant, ownClassPath), jvm,
+                            variant.arguments(RATE, "1s", redis.port()), freePort())) {
+                        Wrk.run(app.port(), connections[connections.length - 1], warmUp, script);
+                        for (int c : connections) {
+                            Run run = measure(app, endpoint, c, seconds, script);
+                            results.computeIfAbsent(variant.name() + " @" + c, k -> new ArrayList<>()).add(run);
+                            System.out.printf(Locale.ROOT, "round %d %-36s %3d conn  %s%n", round + 1, variant.name(),
+                                    c, run);
+                        }
+                        if (round == 0) {
+                            correctness.put(variant.name(), correctness(variant, app));
+                        }
+                    }
+                }
+            }
+            System.out.println("\ncorrectness: GET /check/{id} (5 per 60 s), 8 requests of one user");
+            correctness.forEach((name, statuses) -> System.out.printf(Locale.ROOT, "  %-36s %s%n", name, statuses));
+        }
+        summary(results, connections);
+    }
+
+    private static List<Variant> selected() {
+        List<Variant> all = Variant.all();
+        String names = System.getProperty("variants", "");
+        List<Variant> selected = names.isBlank() ? all : all.stream().filter(v -> Arrays.stream(names.split(","))
+                .anyMatch(n -> n.endsWith("*") ? v.name().startsWith(n.substring(0, n.length() - 1))
+                        : v.name().equals(n))).toList();
+        String baseline = System.getProperty("baseline", "");
+        if (baseline.isBlank()) {
+            return selected;
+        }
+        List<Variant> withBaseline = new ArrayList<>(selected);
+        List<String> only = List.of(System.getProperty("baseline.variants", "guard-lettuce-TOKEN_BUCKET,"
+                + "guard-lettuce-SLIDING_LOG").split(","));
+        selected.stream().filter(v -> v.guard() && only.contains(v.name()))
+                .forEach(v -> withBaseline.add(v.on(baseline, "@baseline")));
+        return withBaseline;
+    }
+
+    private static String classPath(Variant variant, String own) {
+        return variant.classPath() == null ? own : variant.classPath();
+    }
+
+    private static String correctness(Variant variant, AppProcess app) throws InterruptedException {
+        StringJoiner statuses = new StringJoiner(" ");
+        String user = "correctness-" + System.nanoTime();
+        for (int i = 0; i < 8; i++) {
+            statuses.add(Integer.toString(app.check(i, user)));
+        }
+        String expected = "200 200 200 200 200 429 429 429";
+        if (variant.name().equals("none")) {
+            return statuses + "  (unprotected)";
+        }
+        return statuses + (statuses.toString().equals(expected) ? "  ok" : "  WRONG, expected " + expected);
+    }
+
+    private static Run measure(AppProcess app, RedisEndpoint redis, int connections, int seconds, Path script)
+            throws IOException, InterruptedException {
+        long appBefore = app.cpuMicros();
+        double redisBefore = RedisInfo.cpuMicros(redis);
+        Wrk wrk = Wrk.run(app.port(), connections, seconds, script);
+        long appCpu = app.cpuMicros() - appBefore;
+        double redisCpu = RedisInfo.cpuMicros(redis) - redisBefore;
+        return new Run(wrk, appCpu / (double) wrk.requests(), redisCpu / wrk.requests());
+    }
+
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Medians over the rounds, and the application CPU each variant adds to the unprotected one. */
+    private static void summary(Map<String, List<Run>> results, int[] connections) {
+        System.out.printf(Locale.ROOT, "%nmedians over the rounds (load average now: %s)%n", loadAverage());
+        System.out.printf(Locale.ROOT, "%-36s %5s %9s %9s %9s %12s %12s %12s %8s%n", "variant", "conn", "req/s",
+                "p50 us", "p99 us", "app us/req", "added us", "redis us/req", "non-2xx");
+        for (int c : connections) {
+            List<Run> none = results.get("none @" + c);
+            double base = none == null ? Double.NaN : median(none, Run::appMicrosPerRequest);
+            results.forEach((key, runs) -> {
+                if (!key.endsWith(" @" + c)) {
+                    return;
+                }
+                double app = median(runs, Run::appMicrosPerRequest);
+                System.out.printf(Locale.ROOT, "%-36s %5d %9.0f %9.0f %9.0f %12.1f %12.1f %12.1f %8d%n",
+                        key.substring(0, key.lastIndexOf(" @")), c, median(runs, r -> r.wrk().perSecond()),
+                        median(runs, r -> r.wrk().p50Micros()), median(runs, r -> r.wrk().p99Micros()), app,
+                        app - base, median(runs, Run::redisMicrosPerRequest),
+                        runs.stream().mapToLong(r -> r.wrk().non2xx()).sum());
+            });
+        }
+    }
+
+    private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
+        double[] sorted = runs.stream().mapToDouble(value).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    record Run(Wrk wrk, double appMicrosPerRequest, double redisMicrosPerRequest) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%8.0f req/s  p50 %6.0f us  p99 %6.0f us  app %6.1f us/req  redis "
+                    + "%5.1f us/req  non-2xx %d  (load %s)", wrk.perSecond(), wrk.p50Micros(), wrk.p99Micros(),
+                    appMicrosPerRequest, redisMicrosPerRequest, wrk.non2xx(), loadAverage());
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.guard.benchmarks.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One way to protect {@link ItemsApp}'s endpoint: its name in the results, the properties that select it and, for a
+ * run against an earlier build of Guard, the class path it runs with ({@code null}: this program's own).
+ */
+record Variant(String name, List<String> properties, String classPath) {
+
+    static List<Variant> all() {
+        List<Variant> all = new ArrayList<>();
+        all.add(new Variant("none", List.of("bench.variant=none", "guard.enabled=false"), null));
+        for (String algorithm : List.of("TOKEN_BUCKET", "SLIDING_LOG", "FIXED_WINDOW")) {
+            all.add(guard("lettuce", "spring-data", algorithm, false));
+            all.add(guard("redisson", "redisson", algorithm, true));
+        }
+        all.add(new Variant("r4j+bucket4j-lettuce", List.of("bench.variant=r4j-bucket4j", "guard.enabled=false"),
+                null));
+        all.add(new Variant("r4j+redisson-RRateLimiter", List.of("bench.variant=r4j-redisson", "bench.redisson=true",
+                "guard.enabled=false"), null));
+        return all;
+    }
+
+    private static Variant guard(String name, String client, String algorithm, boolean redisson) {
+        return new Variant("guard-" + name + "-" + algorithm, List.of("bench.variant=guard",
+                "bench.redisson=" + redisson, "guard.rate-limit.backend=redis", "guard.rate-limit.redis.client=" + client,
+                "guard.rate-limit.instances.items.algorithm=" + algorithm), null);
+    }
+
+    boolean guard() {
+        return name.startsWith("guard-");
+    }
+
+    /** The same variant on another build's class path, named with a suffix. */
+    Variant on(String otherClassPath, String suffix) {
+        return new Variant(name + suffix, properties, otherClassPath);
+    }
+
+    /** Every property the application gets: the variant's, the limit, the Redis port, quiet logs. */
+    List<String> arguments(long rate, String interval, int redisPort) {
+        List<String> arguments = new ArrayList<>(properties);
+        arguments.addAll(List.of("bench.rate=" + rate, "bench.interval=" + interval,
+                "guard.rate-limit.instances.items.rate=" + rate, "guard.rate-limit.instances.items.interval=" + interval,
+                "spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redisPort,
+                "spring.main.banner-mode=off", "logging.level.root=WARN"));
+        return arguments;
+    }
+}

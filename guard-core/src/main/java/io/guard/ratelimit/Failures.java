@@ -1,12 +1,16 @@
 package io.guard.ratelimit;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /**
  * The one place that takes apart a limiter failure: the cause behind the wrappers that asynchronous stages add,
  * the exception a blocking caller should see, and a description fit for logs, events and health, made of class
- * names only, because Redis clients quote the command's arguments (a user's key) in their messages.
+ * names only, because Redis clients quote the command's arguments (a user's key) in their messages. Also where a
+ * backend call that throws instead of failing its stage is made to fail the stage.
  */
 public final class Failures {
 
@@ -42,5 +46,14 @@ public final class Failures {
             names.append(" <- ").append(t.getClass().getSimpleName());
         }
         return names.toString();
+    }
+
+    /** {@code operation}'s stage, or a failed one if it throws instead. */
+    static <T> CompletionStage<T> stageOf(Supplier<CompletionStage<T>> operation) {
+        try {
+            return operation.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 }

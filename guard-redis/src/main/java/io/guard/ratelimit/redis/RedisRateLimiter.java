@@ -1,34 +1,29 @@
 package io.guard.ratelimit.redis;
 
-import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.BackendPulse;
 import io.guard.ratelimit.Decision;
-import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
-import io.guard.ratelimit.RateLimiterBackendException;
-import io.guard.ratelimit.ReplicaWait;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+
+import static io.guard.ratelimit.redis.LimitScripts.cancelling;
 
 /**
  * A limit shared by every instance of a service, kept in Redis: each decision is one atomic Lua script (one round
@@ -44,6 +39,10 @@ import java.util.function.Supplier;
  * stops waiting (Guard's {@code FailoverRateLimiter} bounds every decision) cancels the stage {@link #decide}
  * returned, and a call not sent yet is then dropped. Under load, calls that arrive while a round trip is in flight
  * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
+ *
+ * <p>This class picks the path of each call; the scripts' runs ({@link LimitScripts}), their replies
+ * ({@link ScriptReply}), the refusals remembered ({@link RefusalCache}), the subscription to resets
+ * ({@link ResetListener}) and the warm-up ({@link WarmUp}) are each a class of their own.
  */
 public final class RedisRateLimiter implements RateLimiter {
 
@@ -58,14 +57,12 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private final ScriptConnection connection;
     private final Pipeline pipeline;
-    private final ScriptRunner runner;
     private final Clock clock;
     private final LimitEntries entries;
     private final RefusalCache refusals;
-    private final LuaScript decide = DecideScript.load();
-    private final LuaScript reset = LuaScript.fromResource("reset");
-    /** Listens for resets from the first use on; see {@link #resets()}. */
-    private final AtomicReference<Subscription> resets = new AtomicReference<>();
+    private final LimitScripts scripts;
+    /** Listens for resets from the first use on. */
+    private final ResetListener resets;
 
     /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
     public RedisRateLimiter(RedissonClient redisson, Clock clock) {
@@ -102,10 +99,12 @@ public final class RedisRateLimiter implements RateLimiter {
                             int refusalCacheSize, int maxBatch) {
         this.connection = Objects.requireNonNull(connection, "connection");
         this.pipeline = new Pipeline(connection, maxBatch);
-        this.runner = new ScriptRunner(pipeline);
+        ScriptRunner runner = new ScriptRunner(pipeline);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.entries = new LimitEntries(keyPrefix, instanceId);
         this.refusals = new RefusalCache(refusalCacheSize);
+        this.scripts = new LimitScripts(runner, entries);
+        this.resets = new ResetListener(connection, entries.resetChannel(), refusals);
     }
 
     @Override
@@ -115,19 +114,6 @@ public final class RedisRateLimiter implements RateLimiter {
 
     private static CompletionStage<BackendOutcome> decided(CompletableFuture<ScriptReply> evaluated) {
         return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
-    }
-
-    /**
-     * {@code dependent}, whose cancellation (a caller that stopped waiting, see {@code FailoverRateLimiter}) reaches
-     * {@code source} and from there the script call, which is then never sent if it has not been yet.
-     */
-    private static <T> CompletableFuture<T> cancelling(CompletableFuture<?> source, CompletableFuture<T> dependent) {
-        dependent.whenComplete((value, error) -> {
-            if (dependent.isCancelled()) {
-                source.cancel(false);
-            }
-        });
-        return dependent;
     }
 
     /**
@@ -152,21 +138,16 @@ public final class RedisRateLimiter implements RateLimiter {
             sent[i] = sentMicros(request.policy());
             limits.add(entries.limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
         }
-        resets();
+        resets.subscription();
         Supplier<String> names = () -> String.join(", ", requests.stream().map(r -> r.policy().name()).toList());
-        CompletableFuture<List<Object>> reply = run(decide, DecideScript.keys(limits), DecideScript.args(limits),
-                names, "decide", ReplicaShortfall.strongest(requests.stream().map(RateLimitRequest::policy)));
+        CompletableFuture<List<Object>> reply = scripts.decideAll(limits, names,
+                ReplicaShortfall.strongest(requests.stream().map(RateLimitRequest::policy)));
         return cancelling(reply, reply.thenApply(values -> {
-            if (values == null || values.size() != 1 + DecideScript.ROW * requests.size()) {
-                throw new RateLimiterBackendException("rate limiter '" + names.get() + "': unexpected script reply "
-                        + values, null);
-            }
+            ScriptReply.checkGroup(values, requests.size(), names);
             List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
             for (int i = 0; i < requests.size(); i++) {
                 RateLimitRequest request = requests.get(i);
-                int from = 1 + DecideScript.ROW * i;
-                Decision decision = ScriptReply.of(request.policy(), values.subList(from, from + DecideScript.ROW))
-                        .decision();
+                Decision decision = ScriptReply.ofRow(request.policy(), values, i).decision();
                 refusals.remember(request.policy(), tags.get(i), request.permits(), sent[i], decision);
                 outcomes.add(BackendOutcome.decided(decision));
             }
@@ -184,7 +165,7 @@ public final class RedisRateLimiter implements RateLimiter {
         Objects.requireNonNull(policy, "policy");
         long sent = sentMicros(policy);
         String tag = RateLimitKeys.hashTag(policy.name(), key);
-        resets();
+        resets.subscription();
         Decision remembered = refusals.find(policy, tag, permits, sent);
         return remembered != null ? new Prepared(remembered, null)
                 : new Prepared(null, () -> decided(roundTrip(policy, tag, permits, sent)));
@@ -214,10 +195,9 @@ public final class RedisRateLimiter implements RateLimiter {
         Objects.requireNonNull(policy, "policy");
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         List<String> keys = entries.everyKey(policy, tag);
-        resets();
+        resets.subscription();
         refusals.forget(tag);
-        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset", ReplicaWait.NONE)
-                .thenRun(() -> refusals.forget(tag));
+        return scripts.reset(policy, tag, keys).thenRun(() -> refusals.forget(tag));
     }
 
     /**
@@ -229,8 +209,8 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
         long sent = sentMicros(policy);
-        return script(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
-                .thenApply(values -> Quota.of(toReply(policy, values).decision()));
+        return scripts.decide(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
+                .thenApply(values -> Quota.of(ScriptReply.ofOne(policy, values).decision()));
     }
 
     /**
@@ -245,49 +225,12 @@ public final class RedisRateLimiter implements RateLimiter {
      * script load and may run into the decision timeout.
      */
     public CompletionStage<Void> warmUp() {
-        return step("connect", connection.connect())
-                .thenCompose(connected -> step("load the scripts", connection.load(List.of(decide, reset))))
-                .thenCompose(loaded -> step("subscribe to resets", resets().subscribed()))
-                .thenCompose(subscribed -> step("run the decision script", CompletableFuture.allOf(
-                        Arrays.stream(Algorithm.values())
-                                .map(algorithm -> inspect(RateLimitPolicy.of(WARM_UP, algorithm, 1,
-                                        Duration.ofSeconds(1)), WARM_UP).toCompletableFuture())
-                                .toArray(CompletableFuture[]::new))));
-    }
-
-    private static CompletionStage<Void> step(String doing, CompletionStage<?> stage) {
-        return stage.handle((done, error) -> {
-            if (error != null) {
-                Throwable cause = Failures.unwrap(error);
-                throw new RateLimiterBackendException("warm-up: Redis could not " + doing + " ("
-                        + cause.getClass().getSimpleName() + ")", cause);
-            }
-            return null;
-        });
+        return WarmUp.run(connection, scripts, resets, policy -> inspect(policy, WARM_UP));
     }
 
     /** Completes once this limiter hears resets from other instances. */
     CompletionStage<Void> listening() {
-        return resets().subscribed();
-    }
-
-    /**
-     * The subscription to resets, made on first use rather than in the constructor: a limiter that has decided
-     * nothing remembers no refusal a reset could make wrong, and the client is not asked for anything before the
-     * limiter is used (start-up needs no Redis). Subscribing returns at once, even while Redis is down; each
-     * subscription after the first clears every remembered refusal, since resets sent meanwhile were missed.
-     */
-    private Subscription resets() {
-        Subscription current = resets.get();
-        if (current != null) {
-            return current;
-        }
-        synchronized (resets) {
-            if (resets.get() == null) {
-                resets.set(connection.subscribe(entries.resetChannel(), refusals::forget, refusals::clear));
-            }
-            return resets.get();
-        }
+        return resets.subscription().subscribed();
     }
 
     /** The Redis client the scripts go through: {@code redisson} or {@code lettuce}. */
@@ -297,10 +240,7 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public void close() {
-        Subscription subscription = resets.getAndSet(null);
-        if (subscription != null) {
-            subscription.close();
-        }
+        resets.close();
         connection.close();
     }
 
@@ -309,7 +249,7 @@ public final class RedisRateLimiter implements RateLimiter {
         long sent = sentMicros(policy);
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
-        resets();
+        resets.subscription();
         Decision remembered = refusals.find(policy, tag, permits, sent);
         if (remembered != null) {
             return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
@@ -319,47 +259,11 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the policy's script for the limit {@code tag} and remembers a refusal; the cache was asked before. */
     private CompletableFuture<ScriptReply> roundTrip(RateLimitPolicy policy, String tag, long permits, long sent) {
-        CompletableFuture<List<Object>> values = script(policy, tag, permits, sent, false);
+        CompletableFuture<List<Object>> values = scripts.decide(policy, tag, permits, sent, false);
         return cancelling(values, values.thenApply(reply -> {
-            ScriptReply scriptReply = toReply(policy, reply);
+            ScriptReply scriptReply = ScriptReply.ofOne(policy, reply);
             refusals.remember(policy, tag, permits, sent, scriptReply.decision());
             return scriptReply;
-        }));
-    }
-
-    /** Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
-    private CompletableFuture<List<Object>> script(RateLimitPolicy policy, String tag, long permits, long sent,
-                                                   boolean peek) {
-        List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
-        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy::name,
-                peek ? "inspect the quota" : "decide", peek ? ReplicaWait.NONE : policy.replicaWait());
-    }
-
-    /**
-     * Runs {@code script}, then waits for {@code wait}'s replicas; a failure fails the stage with a
-     * {@link RateLimiterBackendException} saying that Redis could not {@code doing} for {@code limits} (named only
-     * then). Fewer replicas than asked: a reply that admits anything fails the same way (the failure policy answers
-     * it; the spend stays on the primary), a refusal stands. Cancelling the stage drops the call if it has not been
-     * sent yet.
-     */
-    private CompletableFuture<List<Object>> run(LuaScript script, List<String> keys, List<String> args,
-                                                Supplier<String> limits, String doing, ReplicaWait wait) {
-        CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args, wait).toCompletableFuture();
-        return cancelling(sentScript, sentScript.handle((values, error) -> {
-            if (error != null) {
-                Throwable cause = Failures.unwrap(error);
-                if (cause instanceof ReplicaShortfall shortfall) {
-                    if (!DecideScript.admitsAny(shortfall.reply())) {
-                        return shortfall.reply();
-                    }
-                    throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': the spend was "
-                            + shortfall.getMessage() + ", so it could be lost in a failover", shortfall);
-                }
-                // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.
-                throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': Redis could not " + doing
-                        + " (" + cause.getClass().getSimpleName() + ")", cause);
-            }
-            return values;
         }));
     }
 
@@ -386,14 +290,5 @@ public final class RedisRateLimiter implements RateLimiter {
     private long clientMicros() {
         Instant now = clock.instant();
         return ChronoUnit.MICROS.between(Instant.EPOCH, now);
-    }
-
-    /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
-    private static ScriptReply toReply(RateLimitPolicy policy, List<Object> values) {
-        if (values == null || values.size() != 1 + DecideScript.ROW || DecideScript.number(values.get(0)) != 1) {
-            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
-                    + values, null);
-        }
-        return ScriptReply.of(policy, values.subList(1, values.size()));
     }
 }

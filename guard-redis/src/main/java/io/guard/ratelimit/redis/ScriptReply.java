@@ -7,6 +7,7 @@ import io.guard.ratelimit.RateLimiterBackendException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A script's answer: the decision, plus the instant (microseconds, on the clock the script used) at which it was
@@ -30,5 +31,31 @@ record ScriptReply(Decision decision, long nowMicros) {
                 Duration.of(DecideScript.number(row.get(2)), ChronoUnit.MICROS),
                 Duration.of(DecideScript.number(row.get(3)), ChronoUnit.MICROS), policy.rate());
         return new ScriptReply(decision, DecideScript.number(row.get(4)));
+    }
+
+    /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
+    static ScriptReply ofOne(RateLimitPolicy policy, List<Object> values) {
+        if (values == null || values.size() != 1 + DecideScript.ROW || DecideScript.number(values.get(0)) != 1) {
+            throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
+                    + values, null);
+        }
+        return of(policy, values.subList(1, values.size()));
+    }
+
+    /**
+     * Checks the reply to an entry of {@code limits} limits, named by {@code names}: a leading value, then one row
+     * per limit, read with {@link #ofRow}.
+     */
+    static void checkGroup(List<Object> values, int limits, Supplier<String> names) {
+        if (values == null || values.size() != 1 + DecideScript.ROW * limits) {
+            throw new RateLimiterBackendException("rate limiter '" + names.get() + "': unexpected script reply "
+                    + values, null);
+        }
+    }
+
+    /** Row {@code i} of a group's reply that {@link #checkGroup} accepted. */
+    static ScriptReply ofRow(RateLimitPolicy policy, List<Object> values, int i) {
+        int from = 1 + DecideScript.ROW * i;
+        return of(policy, values.subList(from, from + DecideScript.ROW));
     }
 }

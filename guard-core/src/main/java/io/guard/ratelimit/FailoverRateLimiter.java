@@ -7,7 +7,6 @@ import io.guard.time.Scheduler;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +38,8 @@ import java.util.function.Supplier;
  * paused or unreachable backend costs a caller one timeout (the patience limit before its first reply or on a stalled
  * client), and a busy client never opens the breaker. The backend's stage is cancelled when a call is given up, so
  * that it can drop the call if it has not sent it yet; its late reply is ignored.
+ *
+ * <p>What each failure policy answers is {@link FailurePolicyAnswers}'s job; watching one call, {@link WatchedCall}'s.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
@@ -57,6 +58,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
     private final BreakerWarnings warnings;
+    private final FailurePolicyAnswers failurePolicies;
 
     /**
      * A failover timing its calls on a daemon thread of its own, started on first use.
@@ -93,6 +95,7 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.timeoutNanos = timeout.toNanos();
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
         this.warnings = new BreakerWarnings(breaker, primary.backendName(), () -> health.get().lastError(), clock);
+        this.failurePolicies = new FailurePolicyAnswers(local);
     }
 
     /**
@@ -177,7 +180,7 @@ public final class FailoverRateLimiter implements RateLimiter {
             return CompletableFuture.completedFuture(new BackendOutcome(prepared.remembered(), null));
         }
         return guarded(prepared.roundTrip(),
-                failure -> fallBack(policy, key, permits, failure), () -> "rate limiter '" + policy.name() + "': ");
+                failure -> failurePolicies.answer(policy, key, permits, failure), () -> "rate limiter '" + policy.name() + "': ");
     }
 
     /**
@@ -187,7 +190,7 @@ public final class FailoverRateLimiter implements RateLimiter {
      */
     @Override
     public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
-        return guarded(() -> primary.decideAll(requests), failure -> fallBackAll(requests, failure),
+        return guarded(() -> primary.decideAll(requests), failure -> failurePolicies.answerAll(requests, failure),
                 () -> "rate limiter '" + String.join(", ", requests.stream().map(r -> r.policy().name()).toList())
                         + "': ");
     }
@@ -285,40 +288,5 @@ public final class FailoverRateLimiter implements RateLimiter {
     void failed(RateLimiterBackendException failure) {
         health.updateAndGet(last -> last.failed(failure, clock.instant()));
         warnings.look();
-    }
-
-    private CompletionStage<List<BackendOutcome>> fallBackAll(List<RateLimitRequest> requests,
-                                                             RateLimiterBackendException failure) {
-        if (requests.stream().anyMatch(r -> r.policy().onBackendFailure() == BackendFailurePolicy.FAIL_CLOSED)) {
-            return CompletableFuture.failedFuture(failure);
-        }
-        List<RateLimitRequest> local = requests.stream()
-                .filter(r -> r.policy().onBackendFailure() == BackendFailurePolicy.LOCAL).toList();
-        CompletionStage<List<BackendOutcome>> decidedLocally = local.isEmpty()
-                ? CompletableFuture.completedFuture(List.of()) : this.local.decideAll(local);
-        return decidedLocally.thenApply(localOutcomes -> {
-            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
-            int next = 0;
-            for (RateLimitRequest request : requests) {
-                Decision decision = request.policy().onBackendFailure() == BackendFailurePolicy.LOCAL
-                        ? localOutcomes.get(next++).decision() : allowed(request.policy(), request.permits());
-                outcomes.add(new BackendOutcome(decision, failure));
-            }
-            return outcomes;
-        });
-    }
-
-    private static Decision allowed(RateLimitPolicy policy, long permits) {
-        return new Decision(true, Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate());
-    }
-
-    private CompletionStage<BackendOutcome> fallBack(RateLimitPolicy policy, String key, long permits,
-                                                     RateLimiterBackendException failure) {
-        return switch (policy.onBackendFailure()) {
-            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(allowed(policy, permits), failure));
-            case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
-            case LOCAL -> local.decide(policy, key, permits)
-                    .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));
-        };
     }
 }

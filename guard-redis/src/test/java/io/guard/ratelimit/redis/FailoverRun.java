@@ -11,6 +11,7 @@ import io.guard.test.redis.DedicatedRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,10 +109,13 @@ record FailoverRun(String deployment, String fault, String client, List<Decision
      * start shows its own cause.
      */
     static void awaitWarmUp(GuardOnRedis guard, RateLimitPolicy policy) {
+        // A key of its own per attempt: an attempt that failed after its spend was written (too few replicas
+        // acknowledged it in time) still used up quota, and with a small rate a shared key would soon only refuse.
+        AtomicInteger attempt = new AtomicInteger();
         await("a first admission by Redis", () -> {
             try {
-                return guard.redis().decide(policy, "warm-up", 1).toCompletableFuture().get(5, TimeUnit.SECONDS)
-                        .decision().allowed();
+                return guard.redis().decide(policy, "warm-up-" + attempt.incrementAndGet(), 1).toCompletableFuture()
+                        .get(5, TimeUnit.SECONDS).decision().allowed();
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -1,5 +1,8 @@
 package io.guard.spring.gateway;
 
+import io.guard.spring.observation.DecisionObservation;
+import io.guard.spring.observation.GuardObservations;
+import io.micrometer.observation.Observation;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.aop.Limiting;
 import io.guard.spring.method.AnnotationSite;
@@ -16,6 +19,8 @@ import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,20 +47,23 @@ public final class GatewayLimits {
     private final LiveLimits live;
     private final Expression key;
     private final Map<Use, LimitSpec> specs = new ConcurrentHashMap<>();
+    private final Supplier<GuardObservations> observations;
 
     /**
      * @param instances {@code guard.rate-limit.instances.<name>} as settings ({@link LimitSettings#NONE} if absent)
      * @param defaults  {@code guard.rate-limit.defaults}
      * @param live      the configured policies with run-time overrides on top; each limit is registered there
+     * @param observations answers Guard's observations, or null when decisions are not observed
      */
     public GatewayLimits(Function<String, LimitSettings> instances, LimitSettings defaults,
-                         RateLimiterRegistry registry, LiveLimits live) {
+                         RateLimiterRegistry registry, LiveLimits live, Supplier<GuardObservations> observations) {
         var parser = new GuardExpressionParser(name -> false);
         this.factory = new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
                 new KeyResolverBeans(null));
         // The key resolver's answer is the evaluation root; SCG itself refuses requests without a key.
         this.limiting = new Limiting(registry, MissingKeyPolicy.REJECT, live);
         this.live = live;
+        this.observations = observations;
         this.key = parser.parse(AnnotationSite.property("RequestRateLimiter"), "key", "#root", Set.of());
     }
 
@@ -85,7 +93,25 @@ public final class GatewayLimits {
      * {@link io.guard.spring.ratelimit.RateLimitExceededException} on a refusal (not in shadow mode), or with the
      * backend's error when the limit fails closed.
      */
-    CompletionStage<Void> acquire(LimitSpec spec, String key, RateLimitDecisionSink sink) {
+    CompletionStage<Void> acquire(LimitSpec spec, String key, RateLimitDecisionSink sink, Object parent) {
+        GuardObservations observing = observations.get();
+        DecisionObservation observed = observing == null ? null : observing.configuredDecision(
+                GuardObservations.GATEWAY, List.of(spec.name()), parent instanceof Observation o ? o : null);
+        if (observed == null) {
+            return decide(spec, key, sink);
+        }
+        CompletionStage<Void> decided;
+        try {
+            decided = decide(spec, key, observed.sink(sink));
+        } catch (RuntimeException failure) {
+            observed.end(failure);
+            throw failure;
+        }
+        return decided.whenComplete((ignored, failure) -> observed.end(failure instanceof CompletionException
+                && failure.getCause() != null ? failure.getCause() : failure));
+    }
+
+    private CompletionStage<Void> decide(LimitSpec spec, String key, RateLimitDecisionSink sink) {
         return limiting.acquireAsync(limiting.requests(List.of(spec),
                 () -> SimpleEvaluationContext.forReadOnlyDataBinding().withRootObject(key).build()), sink);
     }

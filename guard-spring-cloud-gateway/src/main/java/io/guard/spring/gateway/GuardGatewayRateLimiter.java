@@ -1,5 +1,6 @@
 package io.guard.spring.gateway;
 
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.method.LimitSpec;
@@ -43,10 +44,12 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
     @Override
     public Mono<Response> isAllowed(String routeId, String id) {
-        return Mono.defer(() -> {
+        // The parent of the decision's observation: the gateway's request observation, in the Reactor context.
+        return Mono.deferContextual(context -> {
             LimitSpec spec = limits.spec(use(routeId), "route '" + routeId + "' (RequestRateLimiter)");
             Headers headers = new Headers();
-            return Mono.fromCompletionStage(limits.acquire(spec, id, headers))
+            return Mono.fromCompletionStage(limits.acquire(spec, id, headers,
+                            context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)))
                     .then(Mono.fromSupplier(() -> new Response(true, headers.fields())))
                     .onErrorResume(RateLimitExceededException.class,
                             refused -> Mono.just(new Response(false, headers.refusal(refused))));

@@ -1,5 +1,7 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.observation.GuardObservations;
+import org.springframework.beans.factory.ObjectProvider;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.ratelimit.LiveLimits;
@@ -39,12 +41,13 @@ class GuardRoutesConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RouteLimits guardRouteLimits(GuardProperties properties, ConfigurableListableBeanFactory beanFactory,
-                                 RateLimiterRegistry limiters, LiveLimits live) {
+                                 RateLimiterRegistry limiters, LiveLimits live,
+                                 ObjectProvider<GuardObservations> observations) {
         RateLimitProperties limits = properties.getRateLimit();
         try {
             return RouteLimits.create(limits.getRoutes().stream().map(RouteProperties::toDefinition).toList(),
                     beanFactory, limits::instanceSettings, limits.getDefaults().toSettings(), limits.getMissingKey(),
-                    limiters, live);
+                    limiters, live).observedBy(observations::getIfAvailable);
         } catch (GuardAnnotationException e) {
             throw invalidRoutes(e.problems());
         }

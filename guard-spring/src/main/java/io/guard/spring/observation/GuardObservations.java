@@ -25,6 +25,11 @@ public final class GuardObservations {
     private static final DefaultCircuitBreakerObservationConvention DEFAULT_BREAKER =
             new DefaultCircuitBreakerObservationConvention();
 
+    /** {@code guard.method} of a decision of URL-pattern limits, which no method declares. */
+    public static final String ROUTES = "guard.rate-limit.routes";
+    /** {@code guard.method} of a decision of Spring Cloud Gateway's {@code RequestRateLimiter} filter. */
+    public static final String GATEWAY = "spring.cloud.gateway.routes";
+
     private final ObservationRegistry registry;
     private final RateLimitObservationConvention rateLimitConvention;
     private final CircuitBreakerObservationConvention breakerConvention;
@@ -59,6 +64,26 @@ public final class GuardObservations {
     public DecisionObservation decision(GuardedMethod guarded, Observation parent) {
         Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
                 () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry);
+        if (observation.isNoop()) {
+            return null;
+        }
+        if (parent != null) {
+            observation.parentObservation(parent);
+        }
+        observation.start();
+        return new DecisionObservation(observation,
+                (RateLimitObservationContext) observation.getContext());
+    }
+
+    /**
+     * Starts observing the decision of limits that configuration, not a method, puts on a request (URL patterns,
+     * gateway routes), as a child of {@code parent} (null: the current observation of this thread); null when the
+     * registry ignores it. Its {@code guard.method} is {@code source}, e.g. {@value #ROUTES}: bounded, and it says
+     * where the limits come from.
+     */
+    public DecisionObservation configuredDecision(String source, List<String> limits, Observation parent) {
+        Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
+                () -> new RateLimitObservationContext(null, new Names(source, limits)), registry);
         if (observation.isNoop()) {
             return null;
         }

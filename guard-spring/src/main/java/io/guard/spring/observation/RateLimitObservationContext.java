@@ -58,12 +58,12 @@ public class RateLimitObservationContext extends Observation.Context {
         this.limit = limits.isEmpty() ? "" : limits.get(0);
     }
 
-    /** The guarded method. */
+    /** The guarded method; null for URL-pattern limits ({@code guard.rate-limit.routes}), which no method declares. */
     public Method getMethod() {
         return method;
     }
 
-    /** The method as tags name it: {@code OrderController.submit}. */
+    /** The method as tags name it: {@code OrderController.submit}, or {@code guard.rate-limit.routes}. */
     public String getMethodName() {
         return methodName;
     }

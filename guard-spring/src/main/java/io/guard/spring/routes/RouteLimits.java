@@ -1,5 +1,8 @@
 package io.guard.spring.routes;
 
+import io.guard.spring.observation.DecisionObservation;
+import io.guard.spring.observation.GuardObservations;
+import io.micrometer.observation.Observation;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.aop.Limiting;
 import io.guard.spring.method.GuardAnnotationException;
@@ -20,6 +23,9 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.spel.support.StandardEvaluationContext;
 
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
+import java.util.Objects;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,13 +47,25 @@ public final class RouteLimits {
     private final BeanFactoryResolver beans;
     private final GuardExpressionParser parser;
     private final BeanFactory beanFactory;
+    /** Answers null when decisions are not observed. */
+    private final Supplier<GuardObservations> observations;
 
-    private RouteLimits(List<Route> routes, Limiting limiting, BeanFactory beanFactory, GuardExpressionParser parser) {
+    private RouteLimits(List<Route> routes, Limiting limiting, BeanFactory beanFactory, GuardExpressionParser parser,
+                        Supplier<GuardObservations> observations) {
         this.routes = routes;
         this.limiting = limiting;
         this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
         this.parser = parser;
         this.beanFactory = beanFactory;
+        this.observations = observations;
+    }
+
+    /**
+     * These routes, with each decision observed as {@code guard.ratelimit.decision} when {@code observations}
+     * answers an instance (asked per request, so the registry may come from any configuration).
+     */
+    public RouteLimits observedBy(Supplier<GuardObservations> observations) {
+        return new RouteLimits(routes, limiting, beanFactory, parser, Objects.requireNonNull(observations));
     }
 
     /**
@@ -99,7 +117,8 @@ public final class RouteLimits {
             throw GuardAnnotationException.of(problems);
         }
         routes.forEach(route -> live.configure(route.spec().policy()));
-        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser);
+        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser,
+                () -> null);
     }
 
     /** Whether each route's limit was resolved to shadow mode at start-up, by policy name. */
@@ -124,18 +143,59 @@ public final class RouteLimits {
      */
     public void acquire(RouteRequest request, RateLimitDecisionSink sink) {
         List<LimitSpec> specs = matching(request);
-        if (!specs.isEmpty()) {
-            limiting.acquire(limiting.requests(specs, () -> context(request)), sink);
+        if (specs.isEmpty()) {
+            return;
         }
+        DecisionObservation observed = observe(specs, null);
+        if (observed == null) {
+            limiting.acquire(limiting.requests(specs, () -> context(request)), sink);
+            return;
+        }
+        try {
+            limiting.acquire(limiting.requests(specs, () -> context(request)), observed.sink(sink));
+        } catch (RuntimeException failure) {
+            observed.end(failure);
+            throw failure;
+        }
+        observed.end(null);
     }
 
-    /** {@link #acquire} without blocking: the stage fails with the refusal. */
-    public CompletionStage<Void> acquireAsync(RouteRequest request, RateLimitDecisionSink sink) {
+    /**
+     * {@link #acquire} without blocking: the stage fails with the refusal.
+     *
+     * @param parent the observation the decision's is a child of (WebFlux: the one in the subscription's Reactor
+     *               context), or null for this thread's current one
+     */
+    public CompletionStage<Void> acquireAsync(RouteRequest request, RateLimitDecisionSink sink, Object parent) {
         List<LimitSpec> specs = matching(request);
         if (specs.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return limiting.acquireAsync(limiting.requests(specs, () -> context(request)), sink);
+        DecisionObservation observed = observe(specs, parent instanceof Observation observation ? observation : null);
+        if (observed == null) {
+            return limiting.acquireAsync(limiting.requests(specs, () -> context(request)), sink);
+        }
+        CompletionStage<Void> decided;
+        try {
+            decided = limiting.acquireAsync(limiting.requests(specs, () -> context(request)), observed.sink(sink));
+        } catch (RuntimeException failure) {
+            observed.end(failure);
+            throw failure;
+        }
+        return decided.whenComplete((ignored, failure) -> observed.end(failure instanceof CompletionException
+                && failure.getCause() != null ? failure.getCause() : failure));
+    }
+
+    private DecisionObservation observe(List<LimitSpec> specs, Observation parent) {
+        GuardObservations observing = observations.get();
+        if (observing == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(specs.size());
+        for (LimitSpec spec : specs) {
+            names.add(spec.name());
+        }
+        return observing.configuredDecision(GuardObservations.ROUTES, names, parent);
     }
 
     private List<LimitSpec> matching(RouteRequest request) {

@@ -1,5 +1,6 @@
 package io.guard.spring.web;
 
+import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.routes.RouteRequest;
 import org.springframework.core.Ordered;
@@ -41,8 +42,10 @@ public class GuardRouteWebFilter implements WebFilter, Ordered {
         ServerHttpRequest request = exchange.getRequest();
         var view = new RouteRequest(request.getMethod().name(), request.getPath().pathWithinApplication(),
                 clientIp(request.getRemoteAddress()), request::getHeaders);
-        return Mono.defer(() -> Mono.fromCompletionStage(
-                        routes.acquireAsync(view, RateLimitHeadersWebFilter.decisions(exchange))))
+        // The parent of the decision's observation: the server's request observation, in the Reactor context.
+        return Mono.deferContextual(context -> Mono.fromCompletionStage(
+                        routes.acquireAsync(view, RateLimitHeadersWebFilter.decisions(exchange),
+                                context.getOrDefault(ObservationThreadLocalAccessor.KEY, null))))
                 .then(Mono.defer(() -> chain.filter(exchange)));
     }
 

@@ -1,5 +1,6 @@
 package io.guard.spring.gateway.autoconfigure;
 
+import io.guard.spring.observation.GuardObservations;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.autoconfigure.GuardProperties;
@@ -37,9 +38,11 @@ public class GuardGatewayAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    GatewayLimits guardGatewayLimits(GuardProperties properties, RateLimiterRegistry registry, LiveLimits live) {
+    GatewayLimits guardGatewayLimits(GuardProperties properties, RateLimiterRegistry registry, LiveLimits live,
+                                     ObjectProvider<GuardObservations> observations) {
         var limits = properties.getRateLimit();
-        return new GatewayLimits(limits::instanceSettings, limits.defaultSettings(), registry, live);
+        return new GatewayLimits(limits::instanceSettings, limits.defaultSettings(), registry, live,
+                observations::getIfAvailable);
     }
 
     @Bean(RATE_LIMITER_BEAN)

@@ -62,17 +62,10 @@ public final class GuardObservations {
      * observation of this thread); null when the registry ignores it.
      */
     public DecisionObservation decision(GuardedMethod guarded, Observation parent) {
-        Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
-                () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry);
-        if (observation.isNoop()) {
-            return null;
-        }
-        if (parent != null) {
-            observation.parentObservation(parent);
-        }
-        observation.start();
-        return new DecisionObservation(observation,
-                (RateLimitObservationContext) observation.getContext());
+        Observation observation = started(Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
+                () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry), parent);
+        return observation == null ? null
+                : new DecisionObservation(observation, (RateLimitObservationContext) observation.getContext());
     }
 
     /**
@@ -82,33 +75,30 @@ public final class GuardObservations {
      * where the limits come from.
      */
     public DecisionObservation configuredDecision(String source, List<String> limits, Observation parent) {
-        Observation observation = Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
-                () -> new RateLimitObservationContext(null, new Names(source, limits)), registry);
-        if (observation.isNoop()) {
-            return null;
-        }
-        if (parent != null) {
-            observation.parentObservation(parent);
-        }
-        observation.start();
-        return new DecisionObservation(observation,
-                (RateLimitObservationContext) observation.getContext());
+        Observation observation = started(Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
+                () -> new RateLimitObservationContext(null, new Names(source, limits)), registry), parent);
+        return observation == null ? null
+                : new DecisionObservation(observation, (RateLimitObservationContext) observation.getContext());
     }
 
     /** Starts observing one call through {@code guarded}'s breaker; null when the registry ignores it. */
     public BreakerObservation breakerCall(GuardedMethod guarded, Observation parent) {
-        Observation observation = Observation.createNotStarted(breakerConvention, DEFAULT_BREAKER,
+        Observation observation = started(Observation.createNotStarted(breakerConvention, DEFAULT_BREAKER,
                 () -> new CircuitBreakerObservationContext(guarded.method(), names(guarded).method(),
-                        guarded.breaker().breaker().name()), registry);
+                        guarded.breaker().breaker().name()), registry), parent);
+        return observation == null ? null
+                : new BreakerObservation(observation, (CircuitBreakerObservationContext) observation.getContext());
+    }
+
+    /** {@code observation} started under {@code parent} (null: this thread's current one); null if it is a no-op. */
+    private static Observation started(Observation observation, Observation parent) {
         if (observation.isNoop()) {
             return null;
         }
         if (parent != null) {
             observation.parentObservation(parent);
         }
-        observation.start();
-        return new BreakerObservation(observation,
-                (CircuitBreakerObservationContext) observation.getContext());
+        return observation.start();
     }
 
     private Names names(GuardedMethod guarded) {

@@ -222,7 +222,15 @@ public final class LettuceScriptConnection extends ScriptConnection {
             });
             commands.add(command);
         }
-        connection.dispatch(commands);
+        if (connection instanceof StatefulRedisClusterConnection<String, String>) {
+            // Lettuce routes a collection of commands on a cluster connection by waiting, on the calling thread, for
+            // the connection to each command's node; one command at a time it waits for nothing. The next batch is
+            // sent from the event loop that answered the last one, and for a node not connected yet (the new master
+            // after a failover) that event loop would wait for itself, for good.
+            commands.forEach(connection::dispatch);
+        } else {
+            connection.dispatch(commands);
+        }
         if (wait.waits()) {
             sendWait(connection, calls.get(0).routingKey(), wait, acknowledged);
         }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One {@link ItemsApp} in a JVM of its own, started with the given class path, JVM flags and properties; its CPU
@@ -80,8 +81,52 @@ final class AppProcess implements AutoCloseable {
 
     /** CPU time of the whole process so far, in microseconds. */
     long cpuMicros() throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return cpuMicros(Path.of("/proc", Long.toString(process.pid()), "stat"));
+    }
+
+    /**
+     * What the process's threads have used so far, read thread by thread ({@code /proc/<pid>/task/<tid>/}): CPU time
+     * of the JIT compiler threads apart from the others' (a JIT still compiling is a cost of warming up, not of a
+     * request; it settles at different times in different variants), and context switches (voluntary and not).
+     * Threads that ended since the last reading are missing from this one, so compare readings of a steady process.
+     */
+    Threads threads() throws IOException {
+        long compiler = 0;
+        long other = 0;
+        long switches = 0;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    long cpu = cpuMicros(task.resolve("stat"));
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        compiler += cpu;
+                    } else {
+                        other += cpu;
+                    }
+                    for (String line : Files.readAllLines(task.resolve("status"))) {
+                        if (line.contains("ctxt_switches:")) {
+                            switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        }
+                    }
+                } catch (IOException | RuntimeException ended) {
+                    // the thread ended while being read
+                }
+            }
+        }
+        return new Threads(other, compiler, switches);
+    }
+
+    /** @param cpuMicros CPU time of every thread but the JIT compiler's; {@code compilerMicros}: theirs */
+    record Threads(long cpuMicros, long compilerMicros, long contextSwitches) {
+        Threads minus(Threads before) {
+            return new Threads(cpuMicros - before.cpuMicros, compilerMicros - before.compilerMicros,
+                    contextSwitches - before.contextSwitches);
+        }
+    }
+
+    private static long cpuMicros(Path stat) throws IOException {
+        String line = Files.readString(stat);
+        String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ");
         // after "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12
         return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 1_000_000 / TICKS_PER_SECOND;
     }

@@ -21,7 +21,8 @@ import java.util.StringJoiner;
  * What protecting one HTTP endpoint costs, as a user of each library pays it: {@link ItemsApp} started in a JVM of its
  * own per {@link Variant} (same flags), a {@code redis-server} this program starts on loopback, {@code wrk} at each
  * connection count over 1000 users, in interleaved rounds (the variant order rotated each round). Per run: requests per
- * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}) and Redis's
+ * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}; also without the JIT
+ * compiler's threads, and the context switches, per thread from {@code /proc/<pid>/task}) and Redis's
  * ({@code INFO cpu}, user + system). After the first round's load, a
  * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
  * 429s.
@@ -111,8 +112,8 @@ public final class HttpLoad {
             statuses.add(Integer.toString(app.check(i, user)));
         }
         String expected = "200 200 200 200 200 429 429 429";
-        if (variant.name().equals("none")) {
-            return statuses + "  (unprotected)";
+        if (!variant.limits()) {
+            return statuses + "  (not limited)";
         }
         return statuses + (statuses.toString().equals(expected) ? "  ok" : "  WRONG, expected " + expected);
     }
@@ -120,11 +121,15 @@ public final class HttpLoad {
     private static Run measure(AppProcess app, RedisEndpoint redis, int connections, int seconds, Path script)
             throws IOException, InterruptedException {
         long appBefore = app.cpuMicros();
+        AppProcess.Threads threadsBefore = app.threads();
         double redisBefore = RedisInfo.cpuMicros(redis);
         Wrk wrk = Wrk.run(app.port(), connections, seconds, script);
         long appCpu = app.cpuMicros() - appBefore;
+        AppProcess.Threads threads = app.threads().minus(threadsBefore);
         double redisCpu = RedisInfo.cpuMicros(redis) - redisBefore;
-        return new Run(wrk, appCpu / (double) wrk.requests(), redisCpu / wrk.requests());
+        double requests = wrk.requests();
+        return new Run(wrk, appCpu / requests, threads.cpuMicros() / requests, threads.compilerMicros() / requests,
+                threads.contextSwitches() / requests, redisCpu / requests);
     }
 
 
@@ -134,26 +139,38 @@ public final class HttpLoad {
         }
     }
 
-    /** Medians over the rounds, and the application CPU each variant adds to the unprotected one. */
+    /**
+     * Medians over the rounds, and the application CPU (JIT compiler threads apart, see {@link AppProcess#threads})
+     * each variant adds to the unprotected one, and to one bare Redis round trip ({@code roundtrip}) when it ran.
+     */
     private static void summary(Map<String, List<Run>> results, int[] connections) {
         System.out.printf(Locale.ROOT, "%nmedians over the rounds (load average now: %s)%n", loadAverage());
-        System.out.printf(Locale.ROOT, "%-36s %5s %9s %9s %9s %12s %12s %12s %8s%n", "variant", "conn", "req/s",
-                "p50 us", "p99 us", "app us/req", "added us", "redis us/req", "non-2xx");
+        System.out.printf(Locale.ROOT, "%-36s %5s %8s %7s %7s %9s %9s %8s %8s %9s %7s %8s %7s%n", "variant", "conn",
+                "req/s", "p50 us", "p99 us", "app us", "w/o JIT", "JIT us", "added", "over r.t.", "cs/req",
+                "redis us", "non-2xx");
         for (int c : connections) {
-            List<Run> none = results.get("none @" + c);
-            double base = none == null ? Double.NaN : median(none, Run::appMicrosPerRequest);
+            double base = reference(results, "none @" + c);
+            double roundTrip = reference(results, "roundtrip @" + c);
             results.forEach((key, runs) -> {
                 if (!key.endsWith(" @" + c)) {
                     return;
                 }
-                double app = median(runs, Run::appMicrosPerRequest);
-                System.out.printf(Locale.ROOT, "%-36s %5d %9.0f %9.0f %9.0f %12.1f %12.1f %12.1f %8d%n",
+                double app = median(runs, Run::withoutCompilerMicrosPerRequest);
+                System.out.printf(Locale.ROOT,
+                        "%-36s %5d %8.0f %7.0f %7.0f %9.1f %9.1f %8.1f %8.1f %9.1f %7.2f %8.1f %7d%n",
                         key.substring(0, key.lastIndexOf(" @")), c, median(runs, r -> r.wrk().perSecond()),
-                        median(runs, r -> r.wrk().p50Micros()), median(runs, r -> r.wrk().p99Micros()), app,
-                        app - base, median(runs, Run::redisMicrosPerRequest),
+                        median(runs, r -> r.wrk().p50Micros()), median(runs, r -> r.wrk().p99Micros()),
+                        median(runs, Run::appMicrosPerRequest), app, median(runs, Run::compilerMicrosPerRequest),
+                        app - base, app - roundTrip, median(runs, Run::contextSwitchesPerRequest),
+                        median(runs, Run::redisMicrosPerRequest),
                         runs.stream().mapToLong(r -> r.wrk().non2xx()).sum());
             });
         }
+    }
+
+    private static double reference(Map<String, List<Run>> results, String key) {
+        List<Run> runs = results.get(key);
+        return runs == null ? Double.NaN : median(runs, Run::withoutCompilerMicrosPerRequest);
     }
 
     private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
@@ -170,12 +187,20 @@ public final class HttpLoad {
         }
     }
 
-    record Run(Wrk wrk, double appMicrosPerRequest, double redisMicrosPerRequest) {
+    /**
+     * @param appMicrosPerRequest               every thread of the application
+     * @param withoutCompilerMicrosPerRequest   every thread but the JIT compiler's
+     * @param compilerMicrosPerRequest          the JIT compiler's threads
+     * @param contextSwitchesPerRequest         of every thread
+     */
+    record Run(Wrk wrk, double appMicrosPerRequest, double withoutCompilerMicrosPerRequest,
+               double compilerMicrosPerRequest, double contextSwitchesPerRequest, double redisMicrosPerRequest) {
         @Override
         public String toString() {
-            return String.format(Locale.ROOT, "%8.0f req/s  p50 %6.0f us  p99 %6.0f us  app %6.1f us/req  redis "
-                    + "%5.1f us/req  non-2xx %d  (load %s)", wrk.perSecond(), wrk.p50Micros(), wrk.p99Micros(),
-                    appMicrosPerRequest, redisMicrosPerRequest, wrk.non2xx(), loadAverage());
+            return String.format(Locale.ROOT, "%8.0f req/s  p50 %6.0f us  p99 %6.0f us  app %6.1f us/req (JIT %5.1f)  "
+                    + "%4.2f cs/req  redis %5.1f us/req  non-2xx %d  (load %s)", wrk.perSecond(), wrk.p50Micros(),
+                    wrk.p99Micros(), appMicrosPerRequest, compilerMicrosPerRequest, contextSwitchesPerRequest,
+                    redisMicrosPerRequest, wrk.non2xx(), loadAverage());
         }
     }
 }

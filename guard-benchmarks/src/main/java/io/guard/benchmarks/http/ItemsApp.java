@@ -17,6 +17,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -26,6 +28,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -54,6 +57,28 @@ public class ItemsApp {
     static class Unprotected {
         @GetMapping({"/items/{id}", "/check/{id}"})
         String item(@PathVariable long id, @RequestParam String user) {
+            return ItemsApp.item(id);
+        }
+    }
+
+    /**
+     * Not a limiter: the floor any limiter in Redis pays, one round trip per request (a one-line script that counts
+     * the user's requests) through the application's Spring Data Redis connection, waited for on the request thread.
+     */
+    @RestController
+    @ConditionalOnProperty(name = "bench.variant", havingValue = "roundtrip")
+    static class OneRoundTrip {
+        private static final RedisScript<Long> COUNT = RedisScript.of("return redis.call('INCR', KEYS[1])",
+                Long.class);
+        private final StringRedisTemplate redis;
+
+        OneRoundTrip(StringRedisTemplate redis) {
+            this.redis = redis;
+        }
+
+        @GetMapping({"/items/{id}", "/check/{id}"})
+        String item(@PathVariable long id, @RequestParam String user) {
+            redis.execute(COUNT, List.of("roundtrip:" + user));
             return ItemsApp.item(id);
         }
     }

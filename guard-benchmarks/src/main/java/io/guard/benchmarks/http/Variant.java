@@ -12,6 +12,7 @@ record Variant(String name, List<String> properties, String classPath) {
     static List<Variant> all() {
         List<Variant> all = new ArrayList<>();
         all.add(new Variant("none", List.of("bench.variant=none", "guard.enabled=false"), null));
+        all.add(new Variant("roundtrip", List.of("bench.variant=roundtrip", "guard.enabled=false"), null));
         for (String algorithm : List.of("TOKEN_BUCKET", "SLIDING_LOG", "FIXED_WINDOW")) {
             all.add(guard("lettuce", "spring-data", algorithm, false));
             all.add(guard("redisson", "redisson", algorithm, true));
@@ -27,6 +28,11 @@ record Variant(String name, List<String> properties, String classPath) {
         return new Variant("guard-" + name + "-" + algorithm, List.of("bench.variant=guard",
                 "bench.redisson=" + redisson, "guard.rate-limit.backend=redis", "guard.rate-limit.redis.client=" + client,
                 "guard.rate-limit.instances.items.algorithm=" + algorithm), null);
+    }
+
+    /** Whether the variant limits requests: all but {@code none} and {@code roundtrip}. */
+    boolean limits() {
+        return !name.equals("none") && !name.equals("roundtrip");
     }
 
     boolean guard() {

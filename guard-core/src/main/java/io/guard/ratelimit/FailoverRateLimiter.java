@@ -46,6 +46,9 @@ public final class FailoverRateLimiter implements RateLimiter {
     /** How many timeouts a call may wait while the backend is known to be alive or the client was stalled. */
     public static final int PATIENCE = 4;
 
+    /** The names of the threads that answer calls given up (see {@link DeadlineTimer}), followed by a number. */
+    static final String ANSWER_THREADS = "guard-rate-limit-answer";
+
     private final RateLimiter primary;
     private final RateLimiter local;
     private final CircuitBreaker breaker;
@@ -88,7 +91,7 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.ownTimer = scheduler == null ? new DeadlineTimer("guard-rate-limit-timeout") : null;
+        this.ownTimer = scheduler == null ? new DeadlineTimer("guard-rate-limit-timeout", ANSWER_THREADS) : null;
         this.scheduler = scheduler == null ? ownTimer : scheduler;
         this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
         this.timeout = breaker.config().timeout();
@@ -275,6 +278,18 @@ public final class FailoverRateLimiter implements RateLimiter {
 
     Runnable schedule(long delayNanos, Runnable task) {
         return scheduler.schedule(Duration.ofNanos(delayNanos), task);
+    }
+
+    /**
+     * Runs {@code task}, the answer to a call given up, off the timer's thread: on the timer's answering threads, or
+     * for an injected scheduler (a test's clock) on CompletableFuture's default asynchronous executor.
+     */
+    void answerLater(Runnable task) {
+        if (ownTimer != null) {
+            ownTimer.answer(task);
+        } else {
+            CompletableFuture.runAsync(task);
+        }
     }
 
     void succeeded() {

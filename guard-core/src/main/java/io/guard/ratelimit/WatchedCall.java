@@ -135,11 +135,13 @@ final class WatchedCall<T> extends AtomicBoolean {
         }
         owner.failed(failure);
         // Off the timer's thread: whatever the caller chains on the answer must not hold up other timeouts.
-        CompletableFuture.runAsync(() -> relay(fallBack.apply(failure), answer))
-                .exceptionally(error -> {
-                    answer.completeExceptionally(Failures.unwrap(error));
-                    return null;
-                });
+        owner.answerLater(() -> {
+            try {
+                relay(fallBack.apply(failure), answer);
+            } catch (RuntimeException | Error e) {
+                answer.completeExceptionally(Failures.unwrap(e));
+            }
+        });
     }
 
     static <T> void relay(CompletionStage<T> from, CompletableFuture<T> to) {

@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -333,6 +335,38 @@ class FailoverRateLimiterTest {
         assertThat(registry.stats("open").errors()).isEqualTo(5);
         assertThat(failover.health().orElseThrow().lastError())
                 .isEqualTo("RateLimiterBackendException <- TimeoutException");
+    }
+
+    /**
+     * The failure policy's answer to a call given up, and whatever the caller chained on it, run on Guard's own named
+     * threads: not on the timer's (which must go on timing other calls), and not on a thread made for the one task,
+     * which is what CompletableFuture's default asynchronous executor does on a machine of one or two CPUs.
+     */
+    @Test
+    void aCallGivenUpIsAnsweredOnAThreadOfGuardsOwnPool() {
+        CircuitBreakerRegistry realTime = CircuitBreakerRegistry.builder().build();
+        FailoverRateLimiter timed = new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
+                realTime.circuitBreaker("timed", FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(20))),
+                clock);
+        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        try {
+            List<String> answeredOn = new CopyOnWriteArrayList<>();
+            List<CompletableFuture<Void>> answers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                answers.add(timed.decide(policy, "k" + i, 1).toCompletableFuture()
+                        .thenAccept(outcome -> answeredOn.add(Thread.currentThread().getName())));
+            }
+            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name)
+                    .startsWith(FailoverRateLimiter.ANSWER_THREADS));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            timed.close();
+            realTime.close();
+        }
     }
 
     @Test

@@ -27,7 +27,8 @@ import java.util.StringJoiner;
  * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
  * 429s.
  *
- * <p>Arguments: seconds per run, warm-up seconds, rounds, connection counts (e.g. {@code 10 10 2 4,32}). System
+ * <p>Arguments: seconds per run, warm-up seconds (at each connection count), rounds, connection counts (e.g.
+ * {@code 10 10 2 4,32}). System
  * properties: {@code -Dvariants=none,guard-lettuce-TOKEN_BUCKET} (names, or prefixes ending with {@code *}),
  * {@code -Dbaseline=<class path>} adds Guard variants again on another build (suffix {@code @baseline}; which:
  * {@code -Dbaseline.variants}, by default the Lettuce ones of TOKEN_BUCKET and SLIDING_LOG),
@@ -64,7 +65,11 @@ public final class HttpLoad {
                     endpoint.call("FLUSHALL");
                     try (AppProcess app = AppProcess.start(classPath(variant, ownClassPath), jvm,
                             variant.arguments(RATE, "1s", redis.port()), freePort())) {
-                        Wrk.run(app.port(), connections[connections.length - 1], warmUp, script);
+                        // At every connection count: a lone call and a pipelined batch take different code paths,
+                        // and a JIT still compiling one of them would be measured with it.
+                        for (int c : connections) {
+                            Wrk.run(app.port(), c, warmUp, script);
+                        }
                         for (int c : connections) {
                             Run run = measure(app, endpoint, c, seconds, script);
                             results.computeIfAbsent(variant.name() + " @" + c, k -> new ArrayList<>()).add(run);

@@ -13,7 +13,6 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.masterreplica.MasterReplica;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.NestedMultiOutput;
@@ -57,7 +56,7 @@ import java.util.function.Supplier;
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
-    private static final RedisCodec<String, String> CODEC = StringCodec.UTF8;
+    private static final RedisCodec<String, String> CODEC = ExactUtf8Codec.INSTANCE;
 
     private final ConnectAttempts<StatefulConnection<String, String>> connection;
     private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;

@@ -114,7 +114,8 @@ final class WiringMistakes {
     /** Whether Guard builds a bean of {@code type} itself, from a {@code @Bean} method of {@code configuration}. */
     private static boolean definedBy(ConfigurableListableBeanFactory beans, Class<?> type, Class<?> configuration) {
         for (String name : beans.getBeanNamesForType(type, true, false)) {
-            BeanDefinition definition = beans.getBeanDefinition(name);
+            // a singleton registered as an object has no definition, and is none of Guard's
+            BeanDefinition definition = beans.containsBeanDefinition(name) ? beans.getBeanDefinition(name) : null;
             MethodMetadata method = definition instanceof AnnotatedBeanDefinition annotated
                     ? annotated.getFactoryMethodMetadata() : null;
             if (method != null && method.getDeclaringClassName().equals(configuration.getName())) {

@@ -84,10 +84,6 @@ class GuardRateLimiterBackendConfiguration {
         static final String BACKEND_BREAKER = "guard-rate-limit-backend";
 
         /**
-         * Redis behind each policy's {@code on-backend-failure}: an outage is answered by FAIL_OPEN, FAIL_CLOSED
-         * (503) or an in-process decision, and a breaker keeps it from costing a timeout per call.
-         */
-        /**
          * Waits, while the application starts and within a bound, for the Redis connection to be warm. The bound was
          * checked with every other value (PropertyMistakes).
          */
@@ -96,6 +92,10 @@ class GuardRateLimiterBackendConfiguration {
             return new RedisWarmUp(properties.getRateLimit().getRedis().getWarmUpTimeout());
         }
 
+        /**
+         * Redis behind each policy's {@code on-backend-failure}: an outage is answered by FAIL_OPEN, FAIL_CLOSED
+         * (503) or an in-process decision, and a breaker keeps it from costing a timeout per call.
+         */
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,

@@ -17,8 +17,6 @@ import java.util.function.Consumer;
  */
 final class CircuitBreakerConfigs {
 
-    private static final String PREFIX = "guard.circuit-breaker.";
-
     private CircuitBreakerConfigs() {
     }
 
@@ -76,21 +74,14 @@ final class CircuitBreakerConfigs {
 
     /**
      * The bulkhead bound of breaker {@code name}: its instance property, else the defaults property, else what the
-     * annotation asks for; 0 means none. A negative property stops start-up.
+     * annotation asks for; 0 means none. A negative property stopped start-up before ({@link PropertyMistakes}), a
+     * negative annotation attribute too (the annotation's check).
      */
     static int maxConcurrentCalls(CircuitBreakerProperties properties, String name, int annotated) {
         BreakerProperties instance = properties.getInstances().get(name);
         Integer configured = instance != null && instance.getMaxConcurrentCalls() != null
                 ? instance.getMaxConcurrentCalls() : properties.getDefaults().getMaxConcurrentCalls();
-        int max = configured != null ? configured : annotated;
-        if (max < 0) {
-            String prefix = instance != null && instance.getMaxConcurrentCalls() != null
-                    ? PREFIX + "instances." + name : PREFIX + "defaults";
-            throw new GuardPropertiesException(prefix + ".max-concurrent-calls",
-                    "max-concurrent-calls must not be negative but was " + max,
-                    "Use 0 for no bulkhead or a positive bound.");
-        }
-        return max;
+        return configured != null ? configured : annotated;
     }
 
     /**

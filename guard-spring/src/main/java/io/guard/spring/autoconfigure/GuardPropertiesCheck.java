@@ -1,6 +1,9 @@
 package io.guard.spring.autoconfigure;
 
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
@@ -25,6 +28,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -32,12 +36,16 @@ import java.util.TreeSet;
  * The one check of {@code guard.*}: runs just before Spring Boot binds {@link GuardProperties}, reads the
  * environment the way Boot's binder will, and stops start-up once with every mistake it finds, so that three typos
  * cost one restart and not three: names that bind to nothing (a misspelled property or section, Resilience4j's
- * {@code configs}), values that cannot be read as their type ({@code timeout=250 millis}), and values that cannot
- * work (see {@link PropertyMistakes}). Each is named with the value as written and where it was written.
+ * {@code configs}), values that cannot be read as their type ({@code timeout=250 millis}), values that cannot
+ * work (see {@link PropertyMistakes}) and values that cannot work with the beans the application defines, the routes
+ * among them (see {@link WiringMistakes}). Each is named with its value and, where it can be found, where it was
+ * written, and the report says what to do.
  */
-final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
+final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered, BeanFactoryAware {
 
     private final Environment environment;
+    /** The bean definitions the values must work with (see {@link WiringMistakes}); null outside a bean factory. */
+    private ConfigurableListableBeanFactory beans;
     /**
      * The instances checked already: Spring Cloud's rebinding on a refresh initializes the bean again, and
      * {@link GuardConfigurationRefresh} checks the refreshed values itself.
@@ -46,6 +54,13 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
 
     GuardPropertiesCheck(Environment environment) {
         this.environment = environment;
+    }
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+            this.beans = listable;
+        }
     }
 
     /** Before Boot's own binding post-processor, so that its first error cannot hide the others. */
@@ -57,7 +72,7 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
     @Override
     public Object postProcessBeforeInitialization(Object bean, String beanName) {
         if (bean instanceof GuardProperties && checked.add(bean)) {
-            GuardPropertyMistakesException mistakes = check(environment);
+            GuardPropertyMistakesException mistakes = check(environment, beans);
             if (mistakes != null) {
                 throw mistakes;
             }
@@ -65,8 +80,11 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
         return bean;
     }
 
-    /** Every mistake under {@code guard.*} in {@code environment}, or null when there is none. */
-    static GuardPropertyMistakesException check(Environment environment) {
+    /**
+     * Every mistake under {@code guard.*} in {@code environment}, with what {@code beans} defines (may be null: then
+     * the values alone), or null when there is none.
+     */
+    static GuardPropertyMistakesException check(Environment environment, ConfigurableListableBeanFactory beans) {
         Binder binder = new Binder(ConfigurationPropertySources.get(environment),
                 new PropertySourcesPlaceholdersResolver(environment));
         Collecting handler = new Collecting();
@@ -76,7 +94,11 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
         handler.unreadable.forEach((name, type) ->
                 values.add(name + "=" + writtenValue(name, environment) + ": cannot be read as "
                         + type.getSimpleName() + writtenOrigin(name, environment)));
-        values.addAll(describe(PropertyMistakes.in(scratch), environment));
+        List<PropertyMistakes.Mistake> mistakes = new ArrayList<>(PropertyMistakes.in(scratch));
+        if (beans != null) {
+            mistakes.addAll(WiringMistakes.in(scratch, beans, property -> writtenOrigin(property, environment)));
+        }
+        values.addAll(describe(mistakes, environment));
         List<ConfigurationProperty> unknown = handler.unbound.stream()
                 .filter(property -> !handler.unreadable.containsKey(property.getName().toString()))
                 .toList();
@@ -85,7 +107,9 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
         }
         BindException firstUnreadable = handler.unreadable.entrySet().stream().findFirst()
                 .map(entry -> bindError(binder, entry.getKey(), entry.getValue())).orElse(null);
-        return new GuardPropertyMistakesException(values, unknown, firstUnreadable);
+        List<String> actions = mistakes.stream().map(PropertyMistakes.Mistake::action).filter(Objects::nonNull)
+                .toList();
+        return new GuardPropertyMistakesException(values, actions, unknown, firstUnreadable);
     }
 
     /** Boot's own error for a value that cannot be read: what the application would have seen without this check. */
@@ -122,7 +146,7 @@ final class GuardPropertiesCheck implements BeanPostProcessor, PriorityOrdered {
         return written != null ? written.getValue() : "";
     }
 
-    private static String writtenOrigin(String property, Environment environment) {
+    static String writtenOrigin(String property, Environment environment) {
         ConfigurationProperty written = written(property, environment);
         return written != null && written.getOrigin() != null ? " [" + written.getOrigin() + "]" : "";
     }

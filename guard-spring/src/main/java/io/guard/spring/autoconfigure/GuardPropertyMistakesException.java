@@ -3,6 +3,7 @@ package io.guard.spring.autoconfigure;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -23,17 +24,24 @@ final class GuardPropertyMistakesException extends GuardPropertiesException {
     private final String action;
 
     /**
-     * @param values  one line per value that cannot be read or cannot work
+     * @param values  one entry per value that cannot be read or cannot work (the routes' mistakes are one entry)
+     * @param actions what to do about the values, beyond what each reason says
      * @param unknown the names that bind to nothing
      * @param cause   Boot's error for the first value it could not read, if any
      */
-    GuardPropertyMistakesException(List<String> values, List<ConfigurationProperty> unknown, Throwable cause) {
+    GuardPropertyMistakesException(List<String> values, List<String> actions, List<ConfigurationProperty> unknown,
+                                   Throwable cause) {
         super("guard", String.join("; ", values), FIX_VALUES);
         this.values = List.copyOf(values);
         this.unknown = unknown.stream().map(property -> property.getName()
                 + (property.getOrigin() == null ? "" : " (" + property.getOrigin() + ")")).toList();
-        String fixes = unknown.stream().map(GuardPropertyMistakesException::fix).collect(Collectors.joining("\n"));
-        this.action = values.isEmpty() ? fixes : unknown.isEmpty() ? FIX_VALUES : FIX_VALUES + "\n" + fixes;
+        List<String> steps = new ArrayList<>();
+        if (!values.isEmpty()) {
+            steps.add(FIX_VALUES);
+        }
+        actions.stream().distinct().forEach(steps::add);
+        unknown.stream().map(GuardPropertyMistakesException::fix).forEach(steps::add);
+        this.action = String.join("\n", steps);
         if (cause != null) {
             initCause(cause);
         }
@@ -44,7 +52,8 @@ final class GuardPropertyMistakesException extends GuardPropertiesException {
         String description = values.size() == 1 ? values.get(0)
                 : values.isEmpty() ? ""
                 : values.size() + " Guard property values cannot work:" + values.stream()
-                .map(line -> System.lineSeparator() + "  - " + line).collect(Collectors.joining());
+                .map(line -> System.lineSeparator() + "  - " + line.replace("\n", "\n    "))
+                .collect(Collectors.joining());
         if (unknown.isEmpty()) {
             return description;
         }

@@ -13,7 +13,6 @@ import io.guard.ratelimit.redis.RedissonScriptConnection;
 import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.autoconfigure.BackendChoice.RedisClient;
 import io.guard.spring.autoconfigure.RateLimitProperties.Backend;
-import io.guard.spring.autoconfigure.RateLimitRedisProperties.Client;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,15 +61,16 @@ class GuardRateLimiterBackendConfiguration {
     @ConditionalOnBackendChoice(RedisClient.SPRING_DATA_LETTUCE)
     static class SpringDataScripts {
 
+        /** Takes the properties so that their one check (a factory known not to be Lettuce's included) runs first. */
         @Bean
         @ConditionalOnMissingBean
-        ScriptConnection guardScriptConnection(RedisConnectionFactory factory) {
+        ScriptConnection guardScriptConnection(GuardProperties checkedFirst, RedisConnectionFactory factory) {
             try {
                 return LettuceScriptConnection.of(factory);
             } catch (IllegalArgumentException e) {
+                // A factory declared by its interface: what start-up could not see before it was built.
                 throw new GuardPropertiesException("guard.rate-limit.redis.client", e.getMessage(),
-                        "Use Spring Data Redis with Lettuce (Spring Boot's default), add a RedissonClient, or set "
-                                + "guard.rate-limit.backend=local.");
+                        WiringMistakes.NOT_LETTUCE_ACTION);
             }
         }
     }
@@ -84,22 +84,18 @@ class GuardRateLimiterBackendConfiguration {
         static final String BACKEND_BREAKER = "guard-rate-limit-backend";
 
         /**
+         * Waits, while the application starts and within a bound, for the Redis connection to be warm. The bound was
+         * checked with every other value (PropertyMistakes).
+         */
+        @Bean
+        RedisWarmUp guardRedisWarmUp(GuardProperties properties) {
+            return new RedisWarmUp(properties.getRateLimit().getRedis().getWarmUpTimeout());
+        }
+
+        /**
          * Redis behind each policy's {@code on-backend-failure}: an outage is answered by FAIL_OPEN, FAIL_CLOSED
          * (503) or an in-process decision, and a breaker keeps it from costing a timeout per call.
          */
-        /** Waits, while the application starts and within a bound, for the Redis connection to be warm. */
-        @Bean
-        RedisWarmUp guardRedisWarmUp(GuardProperties properties) {
-            Duration timeout = properties.getRateLimit().getRedis().getWarmUpTimeout();
-            if (timeout == null || timeout.isNegative()) {
-                throw new GuardPropertiesException("guard.rate-limit.redis.warm-up-timeout", "is '" + timeout
-                        + "' but must be zero or positive: it bounds how long start-up waits for Redis",
-                        "Set a duration, e.g. guard.rate-limit.redis.warm-up-timeout=5s (the default), or 0 not to "
-                                + "wait.");
-            }
-            return new RedisWarmUp(timeout);
-        }
-
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
@@ -117,15 +113,11 @@ class GuardRateLimiterBackendConfiguration {
         /**
          * The recommended configuration, or the application's own {@code guard.circuit-breaker.instances.}
          * {@value #BACKEND_BREAKER} if it has one; either way the breaker's timeout is
-         * {@code guard.rate-limit.redis.timeout}, which bounds every decision.
+         * {@code guard.rate-limit.redis.timeout}, which bounds every decision (checked with every other value,
+         * see PropertyMistakes).
          */
         static CircuitBreakerConfig backendBreakerConfig(GuardProperties properties, CircuitBreakerRegistry breakers) {
             Duration timeout = properties.getRateLimit().getRedis().getTimeout();
-            if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-                throw new GuardPropertiesException("guard.rate-limit.redis.timeout", "is '" + timeout
-                        + "' but must be positive: it bounds how long a decision waits for Redis",
-                        "Set a positive duration, e.g. guard.rate-limit.redis.timeout=250ms (the default).");
-            }
             if (properties.getCircuitBreaker().getInstances().containsKey(BACKEND_BREAKER)) {
                 return breakers.configFor(BACKEND_BREAKER).toBuilder().timeout(timeout).build();
             }
@@ -152,24 +144,8 @@ class GuardRateLimiterBackendConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(GuardProperties properties) {
-            Backend backend = properties.getRateLimit().getBackend();
-            Client client = properties.getRateLimit().getRedis().getClient();
-            if (backend != Backend.LOCAL && client != Client.AUTO) {
-                String bean = client == Client.REDISSON ? "RedissonClient" : "RedisConnectionFactory";
-                throw new GuardPropertiesException("guard.rate-limit.redis.client",
-                        "is '" + client.name().toLowerCase().replace('_', '-') + "' but the application has no "
-                                + bean + " bean",
-                        "Add the client's Spring Boot starter (redisson-spring-boot-starter or "
-                                + "spring-boot-starter-data-redis), or set guard.rate-limit.redis.client=auto.");
-            }
-            if (backend == Backend.REDIS) {
-                throw new GuardPropertiesException("guard.rate-limit.backend",
-                        "is 'redis' but the application has no RedissonClient or RedisConnectionFactory bean",
-                        "Add org.redisson:redisson (Guard then connects to the Redis that spring.data.redis.* names) "
-                                + "or spring-boot-starter-data-redis, or set guard.rate-limit.backend=local for "
-                                + "limits counted per instance.");
-            }
-            if (backend == Backend.AUTO) {
+            // A client or backend=redis chosen without its bean stopped start-up before (WiringMistakes).
+            if (properties.getRateLimit().getBackend() == Backend.AUTO) {
                 log.warn("Guard found no RedissonClient or RedisConnectionFactory bean: rate limits are counted in "
                         + "this process, so every instance of the service has its own quota. For limits shared by all "
                         + "instances add org.redisson:redisson and set guard.rate-limit.backend=redis (or use "

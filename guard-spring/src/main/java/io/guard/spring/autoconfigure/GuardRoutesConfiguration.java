@@ -27,6 +27,7 @@ import org.springframework.web.servlet.DispatcherServlet;
 import reactor.core.publisher.Mono;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -53,14 +54,29 @@ class GuardRoutesConfiguration {
         }
     }
 
-    /** Every mistake as {@code guard.rate-limit.routes[i].field: 'value' problem}, in one exception. */
+    /**
+     * Every mistake as {@code guard.rate-limit.routes[i].field: 'value' problem}, in one exception. Start-up reports
+     * them before (see {@link GuardPropertiesCheck}); this is for what reaches the bean all the same.
+     */
     static GuardPropertiesException invalidRoutes(List<GuardAnnotationException> problems) {
+        PropertyMistakes.Mistake mistake = mistake(problems, property -> "");
+        return new GuardPropertiesException(mistake.property(), mistake.reason(), mistake.action());
+    }
+
+    /**
+     * The routes' mistakes as one entry of the start-up report, a line each:
+     * {@code guard.rate-limit.routes[i].field: 'value' problem [origin]}.
+     *
+     * @param origin where a property was written ({@code " [from ...]"}), or an empty string
+     */
+    static PropertyMistakes.Mistake mistake(List<GuardAnnotationException> problems, UnaryOperator<String> origin) {
         String lines = problems.stream()
-                .map(p -> "\n - " + p.element() + "." + p.attribute() + ": '" + p.value() + "' " + p.problem())
+                .map(p -> "\n - " + p.element() + "." + p.attribute() + ": '" + p.value() + "' " + p.problem()
+                        + origin.apply(p.element() + "." + p.attribute()))
                 .collect(Collectors.joining());
         String actions = problems.stream().map(p -> p.element() + "." + p.attribute() + ": " + p.action())
                 .distinct().collect(Collectors.joining("\n"));
-        return new GuardPropertiesException("guard.rate-limit.routes", problems.size()
+        return new PropertyMistakes.Mistake("guard.rate-limit.routes", null, problems.size()
                 + (problems.size() == 1 ? " mistake" : " mistakes") + " in the routes:" + lines, actions);
     }
 

@@ -3,7 +3,7 @@ package io.guard.spring.autoconfigure;
 import io.guard.spring.autoconfigure.RateLimitProperties.Backend;
 import io.guard.spring.autoconfigure.RateLimitRedisProperties.Client;
 import org.springframework.beans.factory.BeanFactoryUtils;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -45,14 +45,20 @@ class OnBackendChoiceCondition extends SpringBootCondition implements Configurat
         Binder binder = Binder.get(context.getEnvironment());
         Backend backend = binder.bind("guard.rate-limit.backend", Backend.class).orElse(Backend.AUTO);
         Client client = binder.bind("guard.rate-limit.redis.client", Client.class).orElse(Client.AUTO);
-        ClassLoader loader = context.getClassLoader();
-        ConfigurableListableBeanFactory beans = context.getBeanFactory();
+        return choice(backend, client, context.getBeanFactory(), context.getClassLoader());
+    }
+
+    /**
+     * The choice for these properties and the Redis client beans {@code beans} defines (asked by type, nothing
+     * created): also how {@link GuardPropertiesCheck} finds a client chosen that the application lacks.
+     */
+    static BackendChoice choice(Backend backend, Client client, ListableBeanFactory beans, ClassLoader loader) {
         boolean redisson = hasBean(beans, loader, REDISSON_CLIENT);
         boolean lettuce = ClassUtils.isPresent(LETTUCE, loader) && hasBean(beans, loader, CONNECTION_FACTORY);
         return BackendChoice.decide(backend, client, redisson, lettuce);
     }
 
-    private static boolean hasBean(ConfigurableListableBeanFactory beans, ClassLoader loader, String type) {
+    private static boolean hasBean(ListableBeanFactory beans, ClassLoader loader, String type) {
         if (beans == null || !ClassUtils.isPresent(type, loader)) {
             return false;
         }

@@ -25,10 +25,15 @@ final class PropertyMistakes {
 
     /**
      * @param property the full property name, e.g. {@code guard.rate-limit.instances.search.rate}
-     * @param value    the bound value; null for a clash between several values
+     * @param value    the bound value; null when {@code reason} names it itself, or for a clash between several values
      * @param reason   what is wrong and what is allowed
+     * @param action   what to do about it, when the reason alone does not say; else null
      */
-    record Mistake(String property, Object value, String reason) {
+    record Mistake(String property, Object value, String reason, String action) {
+
+        Mistake(String property, Object value, String reason) {
+            this(property, value, reason, null);
+        }
     }
 
     private static final String BREAKERS = "guard.circuit-breaker.";
@@ -51,6 +56,7 @@ final class PropertyMistakes {
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
+        redisTimeouts(limits.getRedis(), found);
         Duration redisTimeout = limits.getRedis().getTimeout();
         replicaWaitTimeout(limits.getDefaults(), LIMITS + "defaults", redisTimeout, found);
         limits.getInstances().forEach((name, instance) -> replicaWaitTimeout(instance, LIMITS + "instances." + name,
@@ -109,6 +115,25 @@ final class PropertyMistakes {
     }
 
     /**
+     * Checked whatever the backend, so that a bad value is found before the day the backend becomes Redis. Worded as
+     * they were when the beans that read them stopped start-up on their own.
+     */
+    private static void redisTimeouts(RateLimitRedisProperties redis, List<Mistake> found) {
+        Duration timeout = redis.getTimeout();
+        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
+            found.add(new Mistake(LIMITS + "redis.timeout", null, "is '" + timeout
+                    + "' but must be positive: it bounds how long a decision waits for Redis",
+                    "Set a positive duration, e.g. guard.rate-limit.redis.timeout=250ms (the default)."));
+        }
+        Duration warmUp = redis.getWarmUpTimeout();
+        if (warmUp == null || warmUp.isNegative()) {
+            found.add(new Mistake(LIMITS + "redis.warm-up-timeout", null, "is '" + warmUp
+                    + "' but must be zero or positive: it bounds how long start-up waits for Redis",
+                    "Set a duration, e.g. guard.rate-limit.redis.warm-up-timeout=5s (the default), or 0 not to wait."));
+        }
+    }
+
+    /**
      * A WAIT for replicas must end before the decision's own bound, and Redis reads a 0 ms WAIT as "forever"; a
      * negative number of replicas is caught with the other limit settings.
      */
@@ -121,7 +146,8 @@ final class PropertyMistakes {
         if (timeout.toMillis() < 1) {
             found.add(new Mistake(prefix + ".wait-for-replicas-timeout", timeout,
                     "must be at least 1ms: Redis reads a WAIT of 0 ms as waiting forever"));
-        } else if (redisTimeout != null && timeout.compareTo(redisTimeout) >= 0) {
+        } else if (redisTimeout != null && redisTimeout.compareTo(Duration.ZERO) > 0
+                && timeout.compareTo(redisTimeout) >= 0) {
             found.add(new Mistake(prefix + ".wait-for-replicas-timeout", timeout, "must be shorter than "
                     + "guard.rate-limit.redis.timeout (" + redisTimeout.toMillis() + "ms), or every decision that "
                     + "waits for replicas in vain times out instead of being answered by on-backend-failure"));

@@ -102,10 +102,44 @@ public final class RouteLimits {
                                      Function<String, LimitSettings> instances, LimitSettings defaults,
                                      MissingKeyPolicy missingKey, RateLimiterRegistry registry,
                                      LiveLimits live) {
-        var parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
+        var parser = parser(beanFactory);
+        List<GuardAnnotationException> problems = new ArrayList<>();
+        List<Route> routes = build(definitions, parser, beanFactory, instances, defaults, problems);
+        if (!problems.isEmpty()) {
+            throw GuardAnnotationException.of(problems);
+        }
+        routes.forEach(route -> live.configure(route.spec().policy()));
+        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser,
+                () -> null);
+    }
+
+    /**
+     * What {@link #create} would refuse, without building anything or registering a limit: for the start-up check
+     * that reports the routes' mistakes with every other property mistake.
+     *
+     * @param beanFactory where {@code @bean} references in key expressions must resolve (only asked whether it
+     *                    contains the bean); may be null
+     * @return every mistake of every route, each naming {@code guard.rate-limit.routes[i]}, the field and the value;
+     *         empty when {@link #create} would succeed
+     */
+    public static List<GuardAnnotationException> problems(List<RouteDefinition> definitions, BeanFactory beanFactory,
+                                                          Function<String, LimitSettings> instances,
+                                                          LimitSettings defaults) {
+        List<GuardAnnotationException> problems = new ArrayList<>();
+        build(definitions, parser(beanFactory), beanFactory, instances, defaults, problems);
+        return problems;
+    }
+
+    private static GuardExpressionParser parser(BeanFactory beanFactory) {
+        return new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
+    }
+
+    /** The routes that are right; what is wrong with the others goes to {@code problems}. */
+    private static List<Route> build(List<RouteDefinition> definitions, GuardExpressionParser parser,
+                                     BeanFactory beanFactory, Function<String, LimitSettings> instances,
+                                     LimitSettings defaults, List<GuardAnnotationException> problems) {
         var factory = new RouteFactory(parser, new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
                 new KeyResolverBeans(beanFactory)));
-        List<GuardAnnotationException> problems = new ArrayList<>();
         List<Route> routes = new ArrayList<>();
         for (int i = 0; i < definitions.size(); i++) {
             Route route = factory.create(i, definitions.get(i), problems);
@@ -113,12 +147,7 @@ public final class RouteLimits {
                 routes.add(route);
             }
         }
-        if (!problems.isEmpty()) {
-            throw GuardAnnotationException.of(problems);
-        }
-        routes.forEach(route -> live.configure(route.spec().policy()));
-        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser,
-                () -> null);
+        return routes;
     }
 
     /** Whether each route's limit was resolved to shadow mode at start-up, by policy name. */

@@ -102,7 +102,7 @@ final class Pipeline implements BackendPulse {
         private void sendFrom(List<ScriptCall> batch) {
             while (batch != null) {
                 List<ScriptCall> sent = batch;
-                CompletableFuture<Void> done = send(batch);
+                CompletableFuture<?> done = send(batch);
                 if (!done.isDone()) {
                     done.whenComplete((ignored, error) -> {
                         count(sent);
@@ -115,7 +115,8 @@ final class Pipeline implements BackendPulse {
             }
         }
 
-        private CompletableFuture<Void> send(List<ScriptCall> batch) {
+        /** Sends {@code batch}; the stage completes once every call of it has its reply (a call alone: its own). */
+        private CompletableFuture<?> send(List<ScriptCall> batch) {
             CompletableFuture<?>[] replies = new CompletableFuture<?>[batch.size()];
             for (int i = 0; i < replies.length; i++) {
                 replies[i] = batch.get(i).reply();
@@ -124,9 +125,11 @@ final class Pipeline implements BackendPulse {
             try {
                 connection.send(ScriptBatches.merge(batch, connection::scriptGroup));
             } catch (RuntimeException | Error e) {
-                batch.forEach(call -> call.reply().completeExceptionally(e));
+                for (CompletableFuture<?> reply : replies) {
+                    reply.completeExceptionally(e);
+                }
             }
-            return CompletableFuture.allOf(replies);
+            return replies.length == 1 ? replies[0] : CompletableFuture.allOf(replies);
         }
 
         /**
@@ -136,7 +139,8 @@ final class Pipeline implements BackendPulse {
          */
         private void count(List<ScriptCall> batch) {
             for (ScriptCall call : batch) {
-                if (!call.reply().isCompletedExceptionally() || noScript(call.reply())) {
+                CompletableFuture<List<Object>> reply = call.reply();
+                if (!reply.isCompletedExceptionally() || noScript(reply)) {
                     answered.incrementAndGet();
                     return;
                 }

@@ -21,16 +21,17 @@ record ScriptReply(Decision decision, long nowMicros) {
      *
      * @throws RateLimiterBackendException for a failed limit: Redis could not decide it
      */
-    static ScriptReply of(RateLimitPolicy policy, List<Object> row) {
-        long allowed = DecideScript.number(row.get(0));
+    private static ScriptReply of(RateLimitPolicy policy, List<Object> values, int from) {
+        long allowed = DecideScript.number(values.get(from));
         if (allowed == -1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name()
-                    + "': Redis could not decide (script error)", new IllegalStateException(String.valueOf(row.get(1))));
+                    + "': Redis could not decide (script error)",
+                    new IllegalStateException(String.valueOf(values.get(from + 1))));
         }
-        Decision decision = new Decision(allowed == 1, DecideScript.number(row.get(1)),
-                Duration.of(DecideScript.number(row.get(2)), ChronoUnit.MICROS),
-                Duration.of(DecideScript.number(row.get(3)), ChronoUnit.MICROS), policy.rate());
-        return new ScriptReply(decision, DecideScript.number(row.get(4)));
+        long[] row = DecideScript.numbers(values, from + 1, DecideScript.ROW - 1);
+        Decision decision = new Decision(allowed == 1, row[0], Duration.of(row[1], ChronoUnit.MICROS),
+                Duration.of(row[2], ChronoUnit.MICROS), policy.rate());
+        return new ScriptReply(decision, row[3]);
     }
 
     /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
@@ -39,7 +40,7 @@ record ScriptReply(Decision decision, long nowMicros) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
                     + values, null);
         }
-        return of(policy, values.subList(1, values.size()));
+        return of(policy, values, 1);
     }
 
     /**
@@ -55,7 +56,6 @@ record ScriptReply(Decision decision, long nowMicros) {
 
     /** Row {@code i} of a group's reply that {@link #checkGroup} accepted. */
     static ScriptReply ofRow(RateLimitPolicy policy, List<Object> values, int i) {
-        int from = 1 + DecideScript.ROW * i;
-        return of(policy, values.subList(from, from + DecideScript.ROW));
+        return of(policy, values, 1 + DecideScript.ROW * i);
     }
 }

@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,13 +109,15 @@ public final class Limiting {
             return presentOrMissing(spec, resolved == null || resolved.isBlank() ? null : resolved,
                     "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
         }
-        if (spec.key() == null) {
+        Expression key = spec.key();
+        if (key == null) {
             return GLOBAL_KEY;
         }
+        int parameter = spec.keyParameter();
         Object value;
         String problem;
         try {
-            value = args != null && spec.keyParameter() >= 0 ? args[spec.keyParameter()] : spec.key().getValue(context);
+            value = args != null && parameter >= 0 ? args[parameter] : key.getValue(context);
             problem = value == null ? "is null" : "is empty";
         } catch (EvaluationException e) {
             // A navigation through null (#user.id with no user) or a throwing bean method: no key for this call,
@@ -123,7 +126,7 @@ public final class Limiting {
             problem = "cannot be evaluated (" + e.getClass().getSimpleName() + ")";
         }
         return presentOrMissing(spec, value == null ? null : value.toString(),
-                "'" + spec.key().getExpressionString() + "'", problem);
+                "'" + key.getExpressionString() + "'", problem);
     }
 
     /** The key, or what the missing-key policy says when there is none. */
@@ -168,10 +171,11 @@ public final class Limiting {
         }
         for (LimitRequest request : requests) {
             Duration wait = waitsFor(request);
-            Decision decision = request.limit() == null
+            RateLimiterRegistry.Limit limit = request.limit();
+            Decision decision = limit == null
                     ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits()) // throws: no limit
-                    : wait.isZero() ? limiter.tryAcquire(request.limit(), request.key(), request.permits())
-                    : join(limiter.acquire(request.limit(), request.key(), request.permits(), wait));
+                    : wait.isZero() ? limiter.tryAcquire(limit, request.key(), request.permits())
+                    : join(limiter.acquire(limit, request.key(), request.permits(), wait));
             check(request, decision, sink);
         }
     }

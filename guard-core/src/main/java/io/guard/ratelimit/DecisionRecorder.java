@@ -56,6 +56,7 @@ final class DecisionRecorder {
     void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
         RateLimitPolicy policy = limit.policy();
         Decision decision = outcome == null ? null : outcome.decision();
+        boolean allowed = decision != null && decision.allowed();
         Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();
         if (failure != null) {
             limit.errors.increment();
@@ -75,7 +76,7 @@ final class DecisionRecorder {
                     "onBackendFailure", policy.onBackendFailure().name(),
                     "backend", backend.backendName()));
         } else {
-            (decision.allowed() ? limit.permitted : limit.rejected).increment();
+            (allowed ? limit.permitted : limit.rejected).increment();
             if (!lastSeen.up()) {
                 lastSeen = lastSeen.recovered();
             }
@@ -87,7 +88,7 @@ final class DecisionRecorder {
                 }
             }
         }
-        if (decision != null && !decision.allowed()) {
+        if (decision != null && !allowed) {
             publish(limit, GuardEvent.Type.RATE_LIMITED, latencyNanos, Map.of(
                     "retryAfterMillis", Long.toString(ceilMillis(decision.retryAfter())),
                     "remaining", Long.toString(decision.remaining()),

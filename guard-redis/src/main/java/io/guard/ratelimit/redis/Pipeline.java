@@ -89,13 +89,17 @@ final class Pipeline implements BackendPulse {
 
         void submit(ScriptCall call) {
             synchronized (this) {
-                waiting.add(call);
                 if (sending) {
+                    waiting.add(call);
                     return;
+                }
+                if (call.reply().isDone()) {
+                    return; // answered (cancelled) before it was sent: dropped, as a queued call would be
                 }
                 sending = true;
             }
-            sendFrom(next());
+            // An idle lane has nothing queued (it turns idle only once its queue is empty): the call leaves alone.
+            sendFrom(List.of(call));
         }
 
         /** Sends batches while their replies come back at once (a dead connection), else when they come back. */
@@ -106,7 +110,10 @@ final class Pipeline implements BackendPulse {
                 if (!done.isDone()) {
                     done.whenComplete((ignored, error) -> {
                         count(sent);
-                        sendFrom(next());
+                        List<ScriptCall> following = next();
+                        if (following != null) {
+                            sendFrom(following);
+                        }
                     });
                     return;
                 }

@@ -89,13 +89,18 @@ public final class RedissonScriptConnection extends ScriptConnection {
     }
 
     private void sendNow(List<ScriptCall> calls) {
+        if (calls.size() == 1) {
+            ScriptCall call = calls.get(0);
+            if (call.replicaWait().waits()) {
+                sendWaiting(calls, ReplicaShortfall.strongest(calls));
+            } else {
+                forwardAlone(run(script, call), call);
+            }
+            return;
+        }
         ReplicaWait wait = ReplicaShortfall.strongest(calls);
         if (wait.waits()) {
             sendWaiting(calls, wait);
-            return;
-        }
-        if (calls.size() == 1) {
-            forwardAlone(run(script, calls.get(0)), calls.get(0));
             return;
         }
         RBatch batch = redisson.createBatch(BatchOptions.defaults());

@@ -7,6 +7,7 @@ import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.method.CallEvaluationContext;
 import io.guard.spring.method.DurationFormat;
 import io.guard.spring.method.LimitSpec;
+import io.guard.spring.method.TierSpec;
 import io.guard.spring.ratelimit.InvalidPermitsException;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.MissingKeyPolicy;
@@ -76,27 +77,28 @@ public final class Limiting {
             if (context == null && spec.needsContext()) {
                 context = contexts.get();
             }
-            if (applies(spec, context)) {
-                RateLimitPolicy resolved = spec.tiers() == null ? spec.policy()
-                        : spec.tiers().resolve(spec.name(), spec.site(), context);
-                // The policy in force now: an override or a refreshed configuration may have replaced it.
-                RateLimiterRegistry.Limit limit = limiter.limit(resolved.name());
+            Expression condition = spec.condition();
+            if (condition == null || applies(condition, context)) {
+                TierSpec tiers = spec.tiers();
+                RateLimitPolicy resolved = tiers == null ? spec.policy()
+                        : tiers.resolve(spec.name(), spec.site(), context);
+                // The policy in force now: an override or a refreshed configuration may have replaced it. Same name.
+                String name = resolved.name();
+                RateLimiterRegistry.Limit limit = limiter.limit(name);
                 RateLimitPolicy policy = limit == null ? resolved : limit.policy();
-                boolean shadow = live == null ? spec.shadow() : live.shadow(policy.name(), spec.shadow());
+                boolean shadow = live == null ? spec.shadow() : live.shadow(name, spec.shadow());
+                Expression permits = spec.permitsExpression();
                 requests.add(new LimitRequest(spec, policy, limit, key(spec, context, args),
-                        permits(spec, policy, context), shadow));
+                        permits == null ? spec.permits() : permits(spec, permits, policy, context), shadow));
             }
         }
         return requests;
     }
 
     /** Only a condition that says false exempts a call: one that cannot decide must not open a hole in the limit. */
-    private static boolean applies(LimitSpec spec, EvaluationContext context) {
-        if (spec.condition() == null) {
-            return true;
-        }
+    private static boolean applies(Expression condition, EvaluationContext context) {
         try {
-            return !Boolean.FALSE.equals(spec.condition().getValue(context, Boolean.class));
+            return !Boolean.FALSE.equals(condition.getValue(context, Boolean.class));
         } catch (EvaluationException e) {
             return true;
         }
@@ -141,16 +143,15 @@ public final class Limiting {
                 + source + " " + problem + " for this call");
     }
 
-    private static long permits(LimitSpec spec, RateLimitPolicy policy, EvaluationContext context) {
-        if (spec.permitsExpression() == null) {
-            return spec.permits();
-        }
+    /** The permits {@code expression} (the spec's permits expression) asks for in this call, checked. */
+    private static long permits(LimitSpec spec, Expression expression, RateLimitPolicy policy,
+                                EvaluationContext context) {
         long max = policy.maxPermits();
         String expected = "Rate limit '" + policy.name() + "' grants between 1 and " + max + " permits per call, but '"
-                + spec.permitsExpression().getExpressionString() + "' is ";
+                + expression.getExpressionString() + "' is ";
         Long permits;
         try {
-            permits = spec.permitsExpression().getValue(context, Long.class);
+            permits = expression.getValue(context, Long.class);
         } catch (EvaluationException e) {
             // Not the SpEL message: it may quote the (user-supplied) value back.
             throw new InvalidPermitsException(spec.name(), expected + "not a number for this call");

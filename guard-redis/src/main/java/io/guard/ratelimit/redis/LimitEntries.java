@@ -81,13 +81,23 @@ final class LimitEntries {
      * {@link DecideScript#args} make them of {@link #limit}, built from what the policy's entries share.
      */
     Entry entry(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
-        Shape shape = shape(policy);
+        Shape shape = last;
+        if (shape == null || shape.policy != policy) {
+            shape = shape(policy);
+        }
         return new Entry(shape.keys(prefix, tag), Arrays.asList(shape.arguments(
                 peek ? shape.peekEntryArgs : shape.entryArgs, DecideScript.HEADER, sent, permits)));
     }
 
-    /** The keys and arguments of a script call. */
-    record Entry(List<String> keys, List<String> args) {
+    /** The keys and arguments of a script call; fields, read once each on the way to the script call. */
+    static final class Entry {
+        final List<String> keys;
+        final List<String> args;
+
+        Entry(List<String> keys, List<String> args) {
+            this.keys = keys;
+            this.args = args;
+        }
     }
 
     /** What the entries of {@code policy} share, worked out on its first decision rather than on every one. */

@@ -40,7 +40,7 @@ final class LimitScripts {
     <T> CompletableFuture<T> decide(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek,
                                     Function<List<Object>, T> read) {
         LimitEntries.Entry entry = entries.entry(policy, tag, permits, sent, peek);
-        return run(decide, entry.keys(), entry.args(), policy::name, peek ? "inspect the quota" : "decide",
+        return run(decide, entry.keys, entry.args, policy::name, peek ? "inspect the quota" : "decide",
                 peek ? ReplicaWait.NONE : policy.replicaWait(), read);
     }
 

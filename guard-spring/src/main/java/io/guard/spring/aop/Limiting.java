@@ -171,13 +171,15 @@ public final class Limiting {
             requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
         for (LimitRequest request : requests) {
-            Duration wait = waitsFor(request);
+            LimitSpec spec = request.spec();
+            boolean shadow = request.shadow();
+            Duration wait = shadow ? Duration.ZERO : spec.timeout(); // as waitsFor(request) says
             RateLimiterRegistry.Limit limit = request.limit();
             Decision decision = limit == null
                     ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits()) // throws: no limit
                     : wait.isZero() ? limiter.tryAcquire(limit, request.key(), request.permits())
                     : join(limiter.acquire(limit, request.key(), request.permits(), wait));
-            check(request, decision, sink);
+            check(request, spec, shadow, decision, sink);
         }
     }
 
@@ -247,8 +249,13 @@ public final class Limiting {
      * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
      */
     private void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
-        LimitSpec spec = request.spec();
-        if (request.shadow()) {
+        check(request, request.spec(), request.shadow(), decision, sink);
+    }
+
+    /** {@link #check(LimitRequest, Decision, RateLimitDecisionSink)} with the request's spec and shadow flag read. */
+    private void check(LimitRequest request, LimitSpec spec, boolean shadow, Decision decision,
+                       RateLimitDecisionSink sink) {
+        if (shadow) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
                         + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),

@@ -51,9 +51,10 @@ final class DecisionRecorder {
 
     /**
      * Records the final answer to one request: {@code outcome} if the backend answered, else {@code error}; a
-     * failure policy's answer ({@link BackendOutcome#backendError()}) counts as an error.
+     * failure policy's answer ({@link BackendOutcome#backendError()}) counts as an error. Returns the outcome's
+     * decision, or {@code null} when there is none ({@code error}).
      */
-    void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
+    Decision record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
         RateLimitPolicy policy = limit.policy();
         Decision decision = outcome == null ? null : outcome.decision();
         boolean allowed = decision != null && decision.allowed();
@@ -94,6 +95,7 @@ final class DecisionRecorder {
                     "remaining", Long.toString(decision.remaining()),
                     "limit", Long.toString(decision.limit())));
         }
+        return decision;
     }
 
     /**

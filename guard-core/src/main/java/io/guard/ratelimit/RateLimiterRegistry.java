@@ -222,11 +222,11 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     /** Records the final answer to a request and hands it to the caller: its decision, or its failure. */
     private Decision recorded(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
-        recorder.record(limit, outcome, error, latencyNanos);
+        Decision decision = recorder.record(limit, outcome, error, latencyNanos);
         if (error != null) {
             throw error instanceof CompletionException c ? c : new CompletionException(error);
         }
-        return outcome.decision();
+        return decision;
     }
 
     private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {

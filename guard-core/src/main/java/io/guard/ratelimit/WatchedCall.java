@@ -19,10 +19,10 @@ import java.util.function.Supplier;
  * backend only if the backend was silent all along; else its permit is released, so a busy client never opens the
  * breaker.
  *
- * <p>The first of the reply and the timer answers (the flag this class extends); the other does nothing, so a late
- * reply is never applied.
+ * <p>The first of the reply and the timer answers (the flag this class extends; the timer runs this object); the
+ * other does nothing, so a late reply is never applied.
  */
-final class WatchedCall<T> extends AtomicBoolean {
+final class WatchedCall<T> extends AtomicBoolean implements Runnable {
 
     private static final long serialVersionUID = 1L;
 
@@ -49,7 +49,7 @@ final class WatchedCall<T> extends AtomicBoolean {
     /** Arms the timeout (unless the reply is in already) and returns what the caller will get. */
     CompletableFuture<T> watch() {
         if (!pending.isDone() && owner.timeoutNanos() > 0) {
-            cancelTimer = owner.scheduleTimeout(this::onTimeout);
+            cancelTimer = owner.scheduleTimeout(this); // run() below: no task object made per call
             if (get()) {
                 cancelTimer.run(); // answered while the timer was being armed
             }
@@ -91,7 +91,8 @@ final class WatchedCall<T> extends AtomicBoolean {
     }
 
     /** The timeout passed: the backend's failure now, or wait on for a reply that is late in the client. */
-    private void onTimeout() {
+    @Override
+    public void run() {
         if (get()) {
             return;
         }

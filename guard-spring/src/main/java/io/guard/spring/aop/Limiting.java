@@ -108,8 +108,10 @@ public final class Limiting {
         if (spec.keyResolver() != null) {
             // Only annotations name key resolvers, and an annotation's context is a call's (routes have none).
             String resolved = spec.keyResolver().resolve(((CallEvaluationContext) context).keyContext());
-            return presentOrMissing(spec, resolved == null || resolved.isBlank() ? null : resolved,
-                    "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
+            if (resolved != null && !resolved.isBlank()) {
+                return resolved; // the common case, before any part of the missing-key message is built
+            }
+            return presentOrMissing(spec, null, "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
         }
         Expression key = spec.key();
         if (key == null) {
@@ -127,8 +129,11 @@ public final class Limiting {
             value = null;
             problem = "cannot be evaluated (" + e.getClass().getSimpleName() + ")";
         }
-        return presentOrMissing(spec, value == null ? null : value.toString(),
-                "'" + key.getExpressionString() + "'", problem);
+        String text = value == null ? null : value.toString();
+        if (text != null && !text.isEmpty()) {
+            return text; // the common case, before any part of the missing-key message is built
+        }
+        return presentOrMissing(spec, text, "'" + key.getExpressionString() + "'", problem);
     }
 
     /** The key, or what the missing-key policy says when there is none. */

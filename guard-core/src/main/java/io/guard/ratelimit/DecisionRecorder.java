@@ -55,7 +55,11 @@ final class DecisionRecorder {
      * decision, or {@code null} when there is none ({@code error}).
      */
     Decision record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
-        RateLimitPolicy policy = limit.policy();
+        return record(limit, limit.policy(), outcome, error, latencyNanos);
+    }
+
+    /** {@link #record(Limit, BackendOutcome, Throwable, long)} for a request decided under {@code policy}. */
+    Decision record(Limit limit, RateLimitPolicy policy, BackendOutcome outcome, Throwable error, long latencyNanos) {
         Decision decision = outcome == null ? null : outcome.decision();
         boolean allowed = decision != null && decision.allowed();
         Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();

@@ -121,7 +121,8 @@ public final class RateLimiterRegistry implements AutoCloseable {
         } catch (RuntimeException e) {
             decided = CompletableFuture.failedFuture(e);
         }
-        return decided.handle((outcome, error) -> recorded(limit, outcome, error, nanoTime.getAsLong() - start));
+        return decided.handle((outcome, error) -> recorded(limit, policy, outcome, error,
+                nanoTime.getAsLong() - start));
     }
 
     /**
@@ -156,7 +157,8 @@ public final class RateLimiterRegistry implements AutoCloseable {
                     lastStart.set(nanoTime.getAsLong());
                     return decide(limit, key, permits);
                 }, BackendOutcome::decision, maxWait)
-                .handle((outcome, error) -> recorded(limit, outcome, error, nanoTime.getAsLong() - lastStart.get()));
+                .handle((outcome, error) -> recorded(limit, limit.policy(), outcome, error,
+                        nanoTime.getAsLong() - lastStart.get()));
     }
 
     /**
@@ -220,9 +222,13 @@ public final class RateLimiterRegistry implements AutoCloseable {
         timer.close();
     }
 
-    /** Records the final answer to a request and hands it to the caller: its decision, or its failure. */
-    private Decision recorded(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
-        Decision decision = recorder.record(limit, outcome, error, latencyNanos);
+    /**
+     * Records the final answer to a request decided under {@code policy} and hands it to the caller: its decision,
+     * or its failure.
+     */
+    private Decision recorded(Limit limit, RateLimitPolicy policy, BackendOutcome outcome, Throwable error,
+                              long latencyNanos) {
+        Decision decision = recorder.record(limit, policy, outcome, error, latencyNanos);
         if (error != null) {
             throw error instanceof CompletionException c ? c : new CompletionException(error);
         }

@@ -105,8 +105,8 @@ final class Pipeline implements BackendPulse {
         /** Sends batches while their replies come back at once (a dead connection), else when they come back. */
         private void sendFrom(List<ScriptCall> batch) {
             while (batch != null) {
-                List<ScriptCall> sent = batch;
-                CompletableFuture<?> done = send(batch);
+                CompletableFuture<?>[] sent = send(batch);
+                CompletableFuture<?> done = sent.length == 1 ? sent[0] : CompletableFuture.allOf(sent);
                 if (!done.isDone()) {
                     done.whenComplete((ignored, error) -> {
                         count(sent);
@@ -122,8 +122,8 @@ final class Pipeline implements BackendPulse {
             }
         }
 
-        /** Sends {@code batch}; the stage completes once every call of it has its reply (a call alone: its own). */
-        private CompletableFuture<?> send(List<ScriptCall> batch) {
+        /** Sends {@code batch}; returns the replies of its calls, in order. */
+        private CompletableFuture<?>[] send(List<ScriptCall> batch) {
             CompletableFuture<?>[] replies = new CompletableFuture<?>[batch.size()];
             for (int i = 0; i < replies.length; i++) {
                 replies[i] = batch.get(i).reply();
@@ -136,7 +136,7 @@ final class Pipeline implements BackendPulse {
                     reply.completeExceptionally(e);
                 }
             }
-            return replies.length == 1 ? replies[0] : CompletableFuture.allOf(replies);
+            return replies;
         }
 
         /**
@@ -144,9 +144,8 @@ final class Pipeline implements BackendPulse {
          * answered; the call goes again by source). A batch that only failed in the client or was cancelled does not
          * count.
          */
-        private void count(List<ScriptCall> batch) {
-            for (ScriptCall call : batch) {
-                CompletableFuture<List<Object>> reply = call.reply();
+        private void count(CompletableFuture<?>[] batch) {
+            for (CompletableFuture<?> reply : batch) {
                 if (!reply.isCompletedExceptionally() || noScript(reply)) {
                     answered.incrementAndGet();
                     return;

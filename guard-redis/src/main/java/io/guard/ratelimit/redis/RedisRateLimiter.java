@@ -113,8 +113,9 @@ public final class RedisRateLimiter implements RateLimiter {
         return evaluate(policy, key, permits, RedisRateLimiter::outcome);
     }
 
+    /** A decision Redis took (or a refusal it took before), as {@link BackendOutcome#decided} makes it. */
     private static BackendOutcome outcome(ScriptReply reply) {
-        return BackendOutcome.decided(reply.decision());
+        return new BackendOutcome(reply.decision(), null);
     }
 
     /**

@@ -57,7 +57,8 @@ final class Pipeline implements BackendPulse {
             call.reply().completeExceptionally(e);
             return;
         }
-        lanes.computeIfAbsent(laneKey, key -> new Lane()).submit(call);
+        Lane lane = lanes.get(laneKey);
+        (lane != null ? lane : lanes.computeIfAbsent(laneKey, key -> new Lane())).submit(call);
     }
 
     /** Batches Redis answered (at least one call of the batch got its reply) since start-up. */

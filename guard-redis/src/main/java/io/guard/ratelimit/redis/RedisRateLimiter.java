@@ -273,7 +273,10 @@ public final class RedisRateLimiter implements RateLimiter {
                                                Function<ScriptReply, T> answer) {
         return scripts.decide(policy, tag, permits, sent, false, values -> {
             ScriptReply reply = ScriptReply.ofOne(policy, values);
-            refusals.remember(policy, tag, permits, sent, reply.decision());
+            Decision decision = reply.decision();
+            if (!decision.allowed()) { // only refusals are remembered
+                refusals.remember(policy, tag, permits, sent, decision);
+            }
             return answer.apply(reply);
         });
     }

@@ -169,7 +169,7 @@ public final class Limiting {
 
     /** Asks the limits, blocking for those with a timeout; throws the refusal. */
     public void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
-        List<LimitRequest> group = enforced(requests);
+        List<LimitRequest> group = requests.size() < 2 ? List.of() : enforced(requests); // a group: several limits
         if (group.size() > 1) {
             check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
                     sink);

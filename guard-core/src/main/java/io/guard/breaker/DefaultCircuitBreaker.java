@@ -103,7 +103,9 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
 
     @Override
     BreakerState tryGrant(long nowNanos) {
-        lookForHungCalls(nowNanos);
+        if (inFlight.advance(nowNanos)) { // lookForHungCalls, written out on the path every call takes
+            transitions.current().checkHung();
+        }
         BreakerState granting = transitions.current().acquire();
         if (granting == null) {
             notPermitted.increment();

@@ -51,10 +51,17 @@ final class DecisionRecorder {
 
     /**
      * Records the final answer to one request: {@code outcome} if the backend answered, else {@code error}; a
-     * failure policy's answer ({@link BackendOutcome#backendError()}) counts as an error.
+     * failure policy's answer ({@link BackendOutcome#backendError()}) counts as an error. Returns the outcome's
+     * decision, or {@code null} when there is none ({@code error}).
      */
-    void record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
-        RateLimitPolicy policy = limit.policy();
+    Decision record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
+        return record(limit, limit.policy(), outcome, error, latencyNanos);
+    }
+
+    /** {@link #record(Limit, BackendOutcome, Throwable, long)} for a request decided under {@code policy}. */
+    Decision record(Limit limit, RateLimitPolicy policy, BackendOutcome outcome, Throwable error, long latencyNanos) {
+        Decision decision = outcome == null ? null : outcome.decision();
+        boolean allowed = decision != null && decision.allowed();
         Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();
         if (failure != null) {
             limit.errors.increment();
@@ -62,24 +69,37 @@ final class DecisionRecorder {
                 lastSeen = lastSeen.failed(failure, clock.instant());
             }
             warnFailedOver(limit, failure);
-            observers.forEach(o -> notify(() -> o.onBackendError(policy, failure, latencyNanos)));
+            for (RateLimitObserver observer : observers) {
+                try {
+                    observer.onBackendError(policy, failure, latencyNanos);
+                } catch (RuntimeException e) {
+                    ignored(e);
+                }
+            }
             publish(limit, GuardEvent.Type.BACKEND_FAILURE, latencyNanos, Map.of(
                     "error", Failures.describe(failure),
                     "onBackendFailure", policy.onBackendFailure().name(),
                     "backend", backend.backendName()));
         } else {
-            (outcome.decision().allowed() ? limit.permitted : limit.rejected).increment();
+            (allowed ? limit.permitted : limit.rejected).increment();
             if (!lastSeen.up()) {
                 lastSeen = lastSeen.recovered();
             }
-            observers.forEach(o -> notify(() -> o.onDecision(policy, outcome.decision(), latencyNanos)));
+            for (RateLimitObserver observer : observers) {
+                try {
+                    observer.onDecision(policy, decision, latencyNanos);
+                } catch (RuntimeException e) {
+                    ignored(e);
+                }
+            }
         }
-        if (outcome != null && !outcome.decision().allowed()) {
+        if (decision != null && !allowed) {
             publish(limit, GuardEvent.Type.RATE_LIMITED, latencyNanos, Map.of(
-                    "retryAfterMillis", Long.toString(ceilMillis(outcome.decision().retryAfter())),
-                    "remaining", Long.toString(outcome.decision().remaining()),
-                    "limit", Long.toString(outcome.decision().limit())));
+                    "retryAfterMillis", Long.toString(ceilMillis(decision.retryAfter())),
+                    "remaining", Long.toString(decision.remaining()),
+                    "limit", Long.toString(decision.limit())));
         }
+        return decision;
     }
 
     /**
@@ -105,15 +125,18 @@ final class DecisionRecorder {
         GuardEvent event = new GuardEvent(GuardEvent.Source.RATE_LIMITER, limit.policy().name(), type, clock.instant(),
                 Duration.ofNanos(latencyNanos), details);
         limit.events.onEvent(event);
-        listeners.forEach(l -> notify(() -> l.onEvent(event)));
+        for (GuardEventListener listener : listeners) {
+            try {
+                listener.onEvent(event);
+            } catch (RuntimeException e) {
+                ignored(e);
+            }
+        }
     }
 
-    private static void notify(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            log.warn("A rate-limit listener or observer threw; ignored", e);
-        }
+    /** Observers and listeners are called in a plain loop, not through a lambda per call, on every decision. */
+    private static void ignored(RuntimeException e) {
+        log.warn("A rate-limit listener or observer threw; ignored", e);
     }
 
     private static long ceilMillis(Duration duration) {

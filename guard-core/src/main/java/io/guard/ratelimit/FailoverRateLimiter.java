@@ -271,9 +271,12 @@ public final class FailoverRateLimiter implements RateLimiter {
         return pulse;
     }
 
-    /** Runs {@code task} after the timeout (a Duration made once, not per decision). */
+    /**
+     * Runs {@code task} after the timeout (a Duration made once, not per decision) and returns what cancels it;
+     * {@code null}, and nothing scheduled, when calls have no timeout.
+     */
     Runnable scheduleTimeout(Runnable task) {
-        return scheduler.schedule(timeout, task);
+        return timeoutNanos > 0 ? scheduler.schedule(timeout, task) : null;
     }
 
     Runnable schedule(long delayNanos, Runnable task) {

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -111,8 +112,17 @@ public final class RateLimiterRegistry implements AutoCloseable {
 
     /** {@link #tryAcquireAsync(String, String, long)} for a limit already looked up. */
     public CompletionStage<Decision> tryAcquireAsync(Limit limit, String key, long permits) {
-        limit.policy().checkPermits(permits);
-        return attempt(limit, key, permits);
+        RateLimitPolicy policy = limit.policy();
+        policy.checkPermits(permits);
+        long start = nanoTime.getAsLong();
+        CompletionStage<BackendOutcome> decided;
+        try {
+            decided = backend.decide(policy, key, permits);
+        } catch (RuntimeException e) {
+            decided = CompletableFuture.failedFuture(e);
+        }
+        return decided.handle((outcome, error) -> recorded(limit, policy, outcome, error,
+                nanoTime.getAsLong() - start));
     }
 
     /**
@@ -147,13 +157,8 @@ public final class RateLimiterRegistry implements AutoCloseable {
                     lastStart.set(nanoTime.getAsLong());
                     return decide(limit, key, permits);
                 }, BackendOutcome::decision, maxWait)
-                .handle((outcome, error) -> {
-                    recorder.record(limit, outcome, error, nanoTime.getAsLong() - lastStart.get());
-                    if (error != null) {
-                        throw error instanceof CompletionException c ? c : new CompletionException(error);
-                    }
-                    return outcome.decision();
-                });
+                .handle((outcome, error) -> recorded(limit, limit.policy(), outcome, error,
+                        nanoTime.getAsLong() - lastStart.get()));
     }
 
     /**
@@ -217,15 +222,17 @@ public final class RateLimiterRegistry implements AutoCloseable {
         timer.close();
     }
 
-    private CompletionStage<Decision> attempt(Limit limit, String key, long permits) {
-        long start = nanoTime.getAsLong();
-        return decide(limit, key, permits).handle((outcome, error) -> {
-            recorder.record(limit, outcome, error, nanoTime.getAsLong() - start);
-            if (error != null) {
-                throw error instanceof CompletionException c ? c : new CompletionException(error);
-            }
-            return outcome.decision();
-        });
+    /**
+     * Records the final answer to a request decided under {@code policy} and hands it to the caller: its decision,
+     * or its failure.
+     */
+    private Decision recorded(Limit limit, RateLimitPolicy policy, BackendOutcome outcome, Throwable error,
+                              long latencyNanos) {
+        Decision decision = recorder.record(limit, policy, outcome, error, latencyNanos);
+        if (error != null) {
+            throw error instanceof CompletionException c ? c : new CompletionException(error);
+        }
+        return decision;
     }
 
     private CompletionStage<BackendOutcome> decide(Limit limit, String key, long permits) {

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -19,10 +20,10 @@ import java.util.function.Supplier;
  * backend only if the backend was silent all along; else its permit is released, so a busy client never opens the
  * breaker.
  *
- * <p>The first of the reply and the timer answers (the flag this class extends); the other does nothing, so a late
- * reply is never applied.
+ * <p>The first of the reply and the timer answers (the flag this class extends; this object is both the timer's
+ * task and the reply's handler, so no task or handler object is made per call); the other does nothing, so a late reply is never applied.
  */
-final class WatchedCall<T> extends AtomicBoolean {
+final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer<T, Throwable> {
 
     private static final long serialVersionUID = 1L;
 
@@ -48,13 +49,16 @@ final class WatchedCall<T> extends AtomicBoolean {
 
     /** Arms the timeout (unless the reply is in already) and returns what the caller will get. */
     CompletableFuture<T> watch() {
-        if (!pending.isDone() && owner.timeoutNanos() > 0) {
-            cancelTimer = owner.scheduleTimeout(this::onTimeout);
-            if (get()) {
-                cancelTimer.run(); // answered while the timer was being armed
+        if (!pending.isDone()) {
+            Runnable cancel = owner.scheduleTimeout(this); // run() below: no task object made per call
+            if (cancel != null) {
+                cancelTimer = cancel;
+                if (get()) {
+                    cancel.run(); // answered while the timer was being armed
+                }
             }
         }
-        pending.whenComplete(this::onReply);
+        pending.whenComplete(this); // accept() below
         return answer;
     }
 
@@ -65,7 +69,9 @@ final class WatchedCall<T> extends AtomicBoolean {
         }
     }
 
-    private void onReply(T result, Throwable error) {
+    /** The reply (or the backend's failure) is in. */
+    @Override
+    public void accept(T result, Throwable error) {
         if (!compareAndSet(false, true)) {
             return;
         }
@@ -91,7 +97,8 @@ final class WatchedCall<T> extends AtomicBoolean {
     }
 
     /** The timeout passed: the backend's failure now, or wait on for a reply that is late in the client. */
-    private void onTimeout() {
+    @Override
+    public void run() {
         if (get()) {
             return;
         }

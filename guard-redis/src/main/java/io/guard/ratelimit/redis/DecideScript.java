@@ -26,6 +26,9 @@ final class DecideScript {
     /** Values per limit in a reply: allowed (1, 0, or -1 for an error), remaining, retryAfter, resetAfter, now. */
     static final int ROW = 5;
 
+    /** Arguments of an entry before its first limit's own: the count of limits, then the file, key and argument counts. */
+    static final int HEADER = 4;
+
     private DecideScript() {
     }
 
@@ -91,6 +94,16 @@ final class DecideScript {
 
     static long number(Object value) {
         return value instanceof Number n ? n.longValue() : Long.parseLong(value.toString());
+    }
+
+    /** {@code count} values from {@code from}, each read as {@link #number} reads one, in one pass over the reply. */
+    static long[] numbers(List<Object> values, int from, int count) {
+        long[] numbers = new long[count];
+        for (int i = 0; i < count; i++) {
+            numbers[i] = values.get(from + i) instanceof Number n ? n.longValue()
+                    : Long.parseLong(values.get(from + i).toString());
+        }
+        return numbers;
     }
 
     private static String fileOf(Algorithm algorithm) {

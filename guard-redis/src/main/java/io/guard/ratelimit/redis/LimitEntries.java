@@ -7,9 +7,13 @@ import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * The key layout and the scripts' arguments, in one place so that decisions, inspections and resets agree on them.
@@ -24,8 +28,17 @@ final class LimitEntries {
     /** Callers' clocks may disagree with each other and with Redis's expiry clock: keep client-time keys longer. */
     private static final long CLIENT_MARGIN_MILLIS = 1_000;
 
+    /** Policies whose shape is kept; more are only seen when limits are replaced many times at run time. */
+    private static final int MAX_SHAPES = 1_024;
+    /** Permit counts sent as shared strings rather than a new one per decision. */
+    private static final String[] SMALL_PERMITS = IntStream.range(0, 16).mapToObj(Integer::toString)
+            .toArray(String[]::new);
+
     private final String prefix;
     private final String instanceId;
+    private final Map<RateLimitPolicy, Shape> shapes = new ConcurrentHashMap<>();
+    /** The shape used last: most decisions in a row are of one policy, found without hashing it. */
+    private volatile Shape last;
 
     /**
      * @throws IllegalArgumentException if the prefix contains {@code '{'} or {@code '}'} (it would move the hash tag)
@@ -57,33 +70,77 @@ final class LimitEntries {
      * its algorithm, keys and arguments; {@code peek} appends the flag after which the algorithm writes nothing.
      */
     DecideScript.Limit limit(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
+        Shape shape = shape(policy);
+        List<String> args = Arrays.asList(shape.arguments(peek ? shape.peekAlgorithmArgs : shape.algorithmArgs, 0,
+                sent, permits));
+        return new DecideScript.Limit(policy.algorithm(), shape.keys(prefix, tag), args);
+    }
+
+    /**
+     * The keys and arguments of a {@link DecideScript} entry deciding one limit, as {@link DecideScript#keys} and
+     * {@link DecideScript#args} make them of {@link #limit}, built from what the policy's entries share.
+     */
+    Entry entry(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
+        Shape shape = last;
+        if (shape == null || shape.policy != policy) {
+            shape = shape(policy);
+        }
+        return new Entry(shape.keys(prefix, tag), Arrays.asList(shape.arguments(
+                peek ? shape.peekEntryArgs : shape.entryArgs, DecideScript.HEADER, sent, permits)));
+    }
+
+    /** The keys and arguments of a script call; fields, read once each on the way to the script call. */
+    static final class Entry {
+        final List<String> keys;
+        final List<String> args;
+
+        Entry(List<String> keys, List<String> args) {
+            this.keys = keys;
+            this.args = args;
+        }
+    }
+
+    /** What the entries of {@code policy} share, worked out on its first decision rather than on every one. */
+    private Shape shape(RateLimitPolicy policy) {
+        Shape last = this.last;
+        if (last != null && last.policy == policy) {
+            return last;
+        }
+        Shape shape = shapes.get(policy);
+        if (shape == null) {
+            if (shapes.size() >= MAX_SHAPES) {
+                shapes.clear(); // policies replaced many times over (live overrides): keep only those in use
+            }
+            shape = shapes.computeIfAbsent(policy, this::shapeOf);
+        }
+        this.last = shape;
+        return shape;
+    }
+
+    private Shape shapeOf(RateLimitPolicy policy) {
         boolean clientTime = policy.timeSource() == TimeSource.CLIENT;
-        String now = clientTime ? Long.toString(sent) : "";
-        long margin = clientTime ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS;
-        long intervalMicros = TimeUnit.MICROSECONDS.convert(policy.interval());
-        List<String> args = switch (policy.algorithm()) {
+        String margin = Long.toString(clientTime ? CLIENT_MARGIN_MILLIS : SERVER_MARGIN_MILLIS);
+        String[] args = switch (policy.algorithm()) {
             case TOKEN_BUCKET -> {
                 EmissionInterval emission = EmissionInterval.of(policy);
-                yield List.of(now, Long.toString(emission.micros()), Long.toString(emission.parts()),
-                        Long.toString(permits), Long.toString(policy.burst()), Long.toString(margin));
+                yield new String[] {"", Long.toString(emission.micros()), Long.toString(emission.parts()), "",
+                        Long.toString(policy.burst()), margin};
             }
-            case SLIDING_LOG, FIXED_WINDOW -> List.of(now, Long.toString(policy.rate()),
-                    Long.toString(intervalMicros), Long.toString(permits), Long.toString(margin));
+            case SLIDING_LOG, FIXED_WINDOW -> new String[] {"", Long.toString(policy.rate()),
+                    Long.toString(TimeUnit.MICROSECONDS.convert(policy.interval())), "", margin};
         };
-        if (peek) {
-            args = new ArrayList<>(args);
-            args.add("1");
-        }
-        return new DecideScript.Limit(policy.algorithm(), keys(policy, tag), args);
+        String instance = policy.scope() == Scope.PER_INSTANCE ? ":" + instanceId : "";
+        String[] suffixes = switch (policy.algorithm()) {
+            case SLIDING_LOG -> new String[] {":log" + instance, ":state" + instance};
+            case TOKEN_BUCKET -> new String[] {":tat" + instance};
+            case FIXED_WINDOW -> new String[] {":window" + instance};
+        };
+        return new Shape(policy, clientTime, args, suffixes);
     }
 
     /** The Redis keys of the limit {@code tag} under {@code policy}'s algorithm, in the order its script expects. */
     List<String> keys(RateLimitPolicy policy, String tag) {
-        return switch (policy.algorithm()) {
-            case SLIDING_LOG -> List.of(key(policy, tag, "log"), key(policy, tag, "state"));
-            case TOKEN_BUCKET -> List.of(key(policy, tag, "tat"));
-            case FIXED_WINDOW -> List.of(key(policy, tag, "window"));
-        };
+        return shape(policy).keys(prefix, tag);
     }
 
     /**
@@ -98,6 +155,58 @@ final class LimitEntries {
     /** The pub/sub channel on which resets reach every limiter with the same prefix. */
     String resetChannel() {
         return prefix + "resets";
+    }
+
+    /**
+     * The constant part of a policy's entries: its algorithm's arguments with the time (sent only on client time)
+     * and the permits left blank, alone and as a one-limit entry (each also with the peek flag), and the suffixes
+     * of its keys.
+     */
+    private static final class Shape {
+        /** Where an algorithm's arguments have the time and the permits (see each algorithm's file header). */
+        private static final int NOW = 0;
+        private static final int PERMITS = 3;
+
+        final RateLimitPolicy policy;
+        final boolean clientTime;
+        final String[] algorithmArgs;
+        final String[] peekAlgorithmArgs;
+        final String[] entryArgs;
+        final String[] peekEntryArgs;
+        final String[] suffixes;
+
+        Shape(RateLimitPolicy policy, boolean clientTime, String[] algorithmArgs, String[] suffixes) {
+            this.policy = policy;
+            this.clientTime = clientTime;
+            this.algorithmArgs = algorithmArgs;
+            this.peekAlgorithmArgs = Arrays.copyOf(algorithmArgs, algorithmArgs.length + 1);
+            this.peekAlgorithmArgs[algorithmArgs.length] = "1";
+            this.suffixes = suffixes;
+            this.entryArgs = oneLimitEntry(policy, suffixes, algorithmArgs);
+            this.peekEntryArgs = oneLimitEntry(policy, suffixes, peekAlgorithmArgs);
+        }
+
+        private static String[] oneLimitEntry(RateLimitPolicy policy, String[] suffixes, String[] args) {
+            return DecideScript.args(List.of(new DecideScript.Limit(policy.algorithm(), Arrays.asList(suffixes),
+                    Arrays.asList(args)))).toArray(String[]::new);
+        }
+
+        /** {@code template}, whose algorithm's arguments start at {@code from}, with the time and permits filled in. */
+        String[] arguments(String[] template, int from, long sent, long permits) {
+            String[] args = template.clone();
+            if (clientTime) {
+                args[from + NOW] = Long.toString(sent);
+            }
+            args[from + PERMITS] = permits < SMALL_PERMITS.length ? SMALL_PERMITS[(int) permits]
+                    : Long.toString(permits);
+            return args;
+        }
+
+        List<String> keys(String prefix, String tag) {
+            String base = prefix + tag;
+            return suffixes.length == 1 ? List.of(base + suffixes[0])
+                    : List.of(base + suffixes[0], base + suffixes[1]);
+        }
     }
 
     private String key(RateLimitPolicy policy, String tag, String suffix) {

@@ -8,6 +8,7 @@ import io.guard.ratelimit.ReplicaWait;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -32,40 +33,47 @@ final class LimitScripts {
         return List.of(decide, reset);
     }
 
-    /** Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing. */
-    CompletableFuture<List<Object>> decide(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek) {
-        List<DecideScript.Limit> limits = List.of(entries.limit(policy, tag, permits, sent, peek));
-        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), policy::name,
-                peek ? "inspect the quota" : "decide", peek ? ReplicaWait.NONE : policy.replicaWait());
+    /**
+     * Runs the policy's algorithm for the limit {@code tag}; {@code peek} adds the flag that makes it write nothing.
+     * The reply is {@code read} in the same stage that checks it, so a decision chains one stage, not two.
+     */
+    <T> CompletableFuture<T> decide(RateLimitPolicy policy, String tag, long permits, long sent, boolean peek,
+                                    Function<List<Object>, T> read) {
+        LimitEntries.Entry entry = entries.entry(policy, tag, permits, sent, peek);
+        return run(decide, entry.keys, entry.args, policy::name, peek ? "inspect the quota" : "decide",
+                peek ? ReplicaWait.NONE : policy.replicaWait(), read);
     }
 
     /** Decides {@code limits}, named by {@code names}, all-or-nothing in one run (see {@code decide.lua}). */
     CompletableFuture<List<Object>> decideAll(List<DecideScript.Limit> limits, Supplier<String> names,
                                               ReplicaWait wait) {
-        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), names, "decide", wait);
+        return run(decide, DecideScript.keys(limits), DecideScript.args(limits), names, "decide", wait,
+                Function.identity());
     }
 
     /** Deletes {@code keys} of the limit {@code tag} and tells every instance, on the reset channel, to forget it. */
     CompletableFuture<List<Object>> reset(RateLimitPolicy policy, String tag, List<String> keys) {
-        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset", ReplicaWait.NONE);
+        return run(reset, keys, List.of(entries.resetChannel(), tag), policy::name, "reset", ReplicaWait.NONE,
+                Function.identity());
     }
 
     /**
      * Runs {@code script}, then waits for {@code wait}'s replicas; a failure fails the stage with a
      * {@link RateLimiterBackendException} saying that Redis could not {@code doing} for {@code limits} (named only
      * then). Fewer replicas than asked: a reply that admits anything fails the same way (the failure policy answers
-     * it; the spend stays on the primary), a refusal stands. Cancelling the stage drops the call if it has not been
-     * sent yet.
+     * it; the spend stays on the primary), a refusal stands. The stage completes with the reply as {@code read}
+     * reads it. Cancelling the stage drops the call if it has not been sent yet.
      */
-    private CompletableFuture<List<Object>> run(LuaScript script, List<String> keys, List<String> args,
-                                                Supplier<String> limits, String doing, ReplicaWait wait) {
+    private <T> CompletableFuture<T> run(LuaScript script, List<String> keys, List<String> args,
+                                         Supplier<String> limits, String doing, ReplicaWait wait,
+                                         Function<List<Object>, T> read) {
         CompletableFuture<List<Object>> sentScript = runner.run(script, keys, args, wait).toCompletableFuture();
         return cancelling(sentScript, sentScript.handle((values, error) -> {
             if (error != null) {
                 Throwable cause = Failures.unwrap(error);
                 if (cause instanceof ReplicaShortfall shortfall) {
                     if (!DecideScript.admitsAny(shortfall.reply())) {
-                        return shortfall.reply();
+                        return read.apply(shortfall.reply());
                     }
                     throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': the spend was "
                             + shortfall.getMessage() + ", so it could be lost in a failover", shortfall);
@@ -74,7 +82,7 @@ final class LimitScripts {
                 throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': Redis could not " + doing
                         + " (" + cause.getClass().getSimpleName() + ")", cause);
             }
-            return values;
+            return read.apply(values);
         }));
     }
 

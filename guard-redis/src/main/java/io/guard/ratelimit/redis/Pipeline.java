@@ -57,7 +57,8 @@ final class Pipeline implements BackendPulse {
             call.reply().completeExceptionally(e);
             return;
         }
-        lanes.computeIfAbsent(laneKey, key -> new Lane()).submit(call);
+        Lane lane = lanes.get(laneKey);
+        (lane != null ? lane : lanes.computeIfAbsent(laneKey, key -> new Lane())).submit(call);
     }
 
     /** Batches Redis answered (at least one call of the batch got its reply) since start-up. */
@@ -89,24 +90,31 @@ final class Pipeline implements BackendPulse {
 
         void submit(ScriptCall call) {
             synchronized (this) {
-                waiting.add(call);
                 if (sending) {
+                    waiting.add(call);
                     return;
+                }
+                if (call.reply().isDone()) {
+                    return; // answered (cancelled) before it was sent: dropped, as a queued call would be
                 }
                 sending = true;
             }
-            sendFrom(next());
+            // An idle lane has nothing queued (it turns idle only once its queue is empty): the call leaves alone.
+            sendFrom(List.of(call));
         }
 
         /** Sends batches while their replies come back at once (a dead connection), else when they come back. */
         private void sendFrom(List<ScriptCall> batch) {
             while (batch != null) {
-                List<ScriptCall> sent = batch;
-                CompletableFuture<Void> done = send(batch);
+                CompletableFuture<?>[] sent = send(batch);
+                CompletableFuture<?> done = sent.length == 1 ? sent[0] : CompletableFuture.allOf(sent);
                 if (!done.isDone()) {
                     done.whenComplete((ignored, error) -> {
                         count(sent);
-                        sendFrom(next());
+                        List<ScriptCall> following = next();
+                        if (following != null) {
+                            sendFrom(following);
+                        }
                     });
                     return;
                 }
@@ -115,7 +123,8 @@ final class Pipeline implements BackendPulse {
             }
         }
 
-        private CompletableFuture<Void> send(List<ScriptCall> batch) {
+        /** Sends {@code batch}; returns the replies of its calls, in order. */
+        private CompletableFuture<?>[] send(List<ScriptCall> batch) {
             CompletableFuture<?>[] replies = new CompletableFuture<?>[batch.size()];
             for (int i = 0; i < replies.length; i++) {
                 replies[i] = batch.get(i).reply();
@@ -124,9 +133,11 @@ final class Pipeline implements BackendPulse {
             try {
                 connection.send(ScriptBatches.merge(batch, connection::scriptGroup));
             } catch (RuntimeException | Error e) {
-                batch.forEach(call -> call.reply().completeExceptionally(e));
+                for (CompletableFuture<?> reply : replies) {
+                    reply.completeExceptionally(e);
+                }
             }
-            return CompletableFuture.allOf(replies);
+            return replies;
         }
 
         /**
@@ -134,9 +145,9 @@ final class Pipeline implements BackendPulse {
          * answered; the call goes again by source). A batch that only failed in the client or was cancelled does not
          * count.
          */
-        private void count(List<ScriptCall> batch) {
-            for (ScriptCall call : batch) {
-                if (!call.reply().isCompletedExceptionally() || noScript(call.reply())) {
+        private void count(CompletableFuture<?>[] batch) {
+            for (CompletableFuture<?> reply : batch) {
+                if (!reply.isCompletedExceptionally() || noScript(reply)) {
                     answered.incrementAndGet();
                     return;
                 }

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.guard.ratelimit.redis.LimitScripts.cancelling;
@@ -109,11 +110,12 @@ public final class RedisRateLimiter implements RateLimiter {
 
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
-        return decided(evaluate(policy, key, permits).toCompletableFuture());
+        return evaluate(policy, key, permits, RedisRateLimiter::outcome);
     }
 
-    private static CompletionStage<BackendOutcome> decided(CompletableFuture<ScriptReply> evaluated) {
-        return cancelling(evaluated, evaluated.thenApply(reply -> BackendOutcome.decided(reply.decision())));
+    /** A decision Redis took (or a refusal it took before), as {@link BackendOutcome#decided} makes it. */
+    private static BackendOutcome outcome(ScriptReply reply) {
+        return new BackendOutcome(reply.decision(), null);
     }
 
     /**
@@ -168,7 +170,7 @@ public final class RedisRateLimiter implements RateLimiter {
         resets.subscription();
         Decision remembered = refusals.find(policy, tag, permits, sent);
         return remembered != null ? new Prepared(remembered, null)
-                : new Prepared(null, () -> decided(roundTrip(policy, tag, permits, sent)));
+                : new Prepared(null, () -> roundTrip(policy, tag, permits, sent, RedisRateLimiter::outcome));
     }
 
     @Override
@@ -209,8 +211,8 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         Objects.requireNonNull(policy, "policy");
         long sent = sentMicros(policy);
-        return scripts.decide(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true)
-                .thenApply(values -> Quota.of(ScriptReply.ofOne(policy, values).decision()));
+        return scripts.decide(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true,
+                values -> Quota.of(ScriptReply.ofOne(policy, values).decision()));
     }
 
     /**
@@ -246,25 +248,37 @@ public final class RedisRateLimiter implements RateLimiter {
 
     /** Runs the policy's script; the caller has checked the permits, so an invalid request never reaches Redis. */
     CompletionStage<ScriptReply> evaluate(RateLimitPolicy policy, String key, long permits) {
+        return evaluate(policy, key, permits, Function.identity());
+    }
+
+    /** Decides, and answers with the reply (remembered or Redis's) as {@code answer} makes it. */
+    private <T> CompletionStage<T> evaluate(RateLimitPolicy policy, String key, long permits,
+                                            Function<ScriptReply, T> answer) {
         long sent = sentMicros(policy);
         // The encoded tag, not the raw key, identifies the limit in the cache too: it is bounded in length.
         String tag = RateLimitKeys.hashTag(policy.name(), key);
         resets.subscription();
         Decision remembered = refusals.find(policy, tag, permits, sent);
         if (remembered != null) {
-            return CompletableFuture.completedFuture(new ScriptReply(remembered, sent));
+            return CompletableFuture.completedFuture(answer.apply(new ScriptReply(remembered, sent)));
         }
-        return roundTrip(policy, tag, permits, sent);
+        return roundTrip(policy, tag, permits, sent, answer);
     }
 
-    /** Runs the policy's script for the limit {@code tag} and remembers a refusal; the cache was asked before. */
-    private CompletableFuture<ScriptReply> roundTrip(RateLimitPolicy policy, String tag, long permits, long sent) {
-        CompletableFuture<List<Object>> values = scripts.decide(policy, tag, permits, sent, false);
-        return cancelling(values, values.thenApply(reply -> {
-            ScriptReply scriptReply = ScriptReply.ofOne(policy, reply);
-            refusals.remember(policy, tag, permits, sent, scriptReply.decision());
-            return scriptReply;
-        }));
+    /**
+     * Runs the policy's script for the limit {@code tag} and remembers a refusal (the cache was asked before); the
+     * reply is read, remembered and answered in the one stage that checks it.
+     */
+    private <T> CompletableFuture<T> roundTrip(RateLimitPolicy policy, String tag, long permits, long sent,
+                                               Function<ScriptReply, T> answer) {
+        return scripts.decide(policy, tag, permits, sent, false, values -> {
+            ScriptReply reply = ScriptReply.ofOne(policy, values);
+            Decision decision = reply.decision();
+            if (!decision.allowed()) { // only refusals are remembered
+                refusals.remember(policy, tag, permits, sent, decision);
+            }
+            return answer.apply(reply);
+        });
     }
 
     /** The Redis keys of one limit for a resolved {@code key}, in the order its script expects them. */

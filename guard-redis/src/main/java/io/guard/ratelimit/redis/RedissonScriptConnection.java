@@ -89,13 +89,18 @@ public final class RedissonScriptConnection extends ScriptConnection {
     }
 
     private void sendNow(List<ScriptCall> calls) {
+        if (calls.size() == 1) {
+            ScriptCall call = calls.get(0);
+            if (call.replicaWait().waits()) {
+                sendWaiting(calls, ReplicaShortfall.strongest(calls));
+            } else {
+                forwardAlone(run(script, call), call);
+            }
+            return;
+        }
         ReplicaWait wait = ReplicaShortfall.strongest(calls);
         if (wait.waits()) {
             sendWaiting(calls, wait);
-            return;
-        }
-        if (calls.size() == 1) {
-            forwardAlone(run(script, calls.get(0)), calls.get(0));
             return;
         }
         RBatch batch = redisson.createBatch(BatchOptions.defaults());
@@ -173,30 +178,36 @@ public final class RedissonScriptConnection extends ScriptConnection {
     private CompletionStage<List<Object>> run(RScriptAsync target, ScriptCall call) {
         List<Object> keys = List.copyOf(call.keys());
         Object[] args = call.args().toArray();
+        String routingKey = call.routingKey();
         if (call.byDigest()) {
-            return target.evalShaAsync(call.routingKey(), RScript.Mode.READ_WRITE, call.script().sha(),
-                    LIST_OF_VALUES, keys, args);
+            return target.evalShaAsync(routingKey, RScript.Mode.READ_WRITE, call.script().sha(), LIST_OF_VALUES, keys,
+                    args);
         }
         return script.scriptLoadAsync(call.script().source()).thenCompose(sha -> script.<List<Object>>evalShaAsync(
-                call.routingKey(), RScript.Mode.READ_WRITE, sha, LIST_OF_VALUES, keys, args));
+                routingKey, RScript.Mode.READ_WRITE, sha, LIST_OF_VALUES, keys, args));
     }
 
     /** A call sent alone: cancelling it cancels Redisson's command, which Redisson then neither sends nor retries. */
     private static void forwardAlone(CompletionStage<List<Object>> reply, ScriptCall call) {
-        call.reply().whenComplete((values, error) -> {
-            if (call.reply().isCancelled()) {
+        CompletableFuture<List<Object>> waiting = call.reply();
+        waiting.whenComplete((values, error) -> {
+            if (waiting.isCancelled()) {
                 reply.toCompletableFuture().cancel(false);
             }
         });
-        forward(reply, call);
+        forward(reply, waiting);
     }
 
     private static void forward(CompletionStage<List<Object>> reply, ScriptCall call) {
+        forward(reply, call.reply());
+    }
+
+    private static void forward(CompletionStage<List<Object>> reply, CompletableFuture<List<Object>> waiting) {
         reply.whenComplete((values, error) -> {
             if (error == null) {
-                call.reply().complete(values);
+                waiting.complete(values);
             } else {
-                call.reply().completeExceptionally(error);
+                waiting.completeExceptionally(error);
             }
         });
     }

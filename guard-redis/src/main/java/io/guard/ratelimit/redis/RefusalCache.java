@@ -34,8 +34,32 @@ final class RefusalCache {
     /** Entries looked at to make room when full. */
     private static final int SAMPLE = 8;
 
-    /** {@code limit} is the encoded, length-bounded hash tag of the limiter and key, never the raw key. */
-    private record Request(RateLimitPolicy policy, String limit, long permits) {
+    /**
+     * {@code limit} is the encoded, length-bounded hash tag of the limiter and key, never the raw key. Not a record:
+     * its hash leaves the policy out (the tag names the limiter already), so a look-up hashes no policy, and equal
+     * policies are mostly the same instance, compared first.
+     */
+    private static final class Request {
+        private final RateLimitPolicy policy;
+        private final String limit;
+        private final long permits;
+
+        Request(RateLimitPolicy policy, String limit, long permits) {
+            this.policy = policy;
+            this.limit = limit;
+            this.permits = permits;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Request that && permits == that.permits && limit.equals(that.limit)
+                    && (policy == that.policy || policy.equals(that.policy));
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * limit.hashCode() + Long.hashCode(permits);
+        }
     }
 
     /** Times in the caller's microseconds; {@code until} is when Redis must decide again. */
@@ -86,7 +110,7 @@ final class RefusalCache {
 
     /** Drops every refusal of one limit (all policies and request sizes): its keys were reset. */
     void forget(String limit) {
-        refusals.keySet().removeIf(request -> request.limit().equals(limit));
+        refusals.keySet().removeIf(request -> request.limit.equals(limit));
     }
 
     /** Drops everything: a reset may have been missed (the subscription was down). */

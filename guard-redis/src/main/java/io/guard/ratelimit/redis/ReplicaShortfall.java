@@ -49,6 +49,9 @@ final class ReplicaShortfall extends RuntimeException {
 
     /** The strongest wait of {@code calls}: the most replicas, the longest timeout; {@code NONE} if none waits. */
     static ReplicaWait strongest(List<ScriptCall> calls) {
+        if (calls.size() == 1 && calls.get(0).replicaWait().replicas() == 0) {
+            return ReplicaWait.NONE; // the common case: one call that waits for no replica, read without a stream
+        }
         return strongest(calls.stream().map(ScriptCall::replicaWait).toList());
     }
 

@@ -22,7 +22,7 @@ final class ScriptBatches {
 
     static List<ScriptCall> merge(List<ScriptCall> calls, Function<String, Object> groupOf) {
         if (calls.size() == 1) {
-            return List.of(calls.get(0)); // nothing to merge with: the common case when Redis keeps up
+            return calls; // nothing to merge with: the common case when Redis keeps up
         }
         List<ScriptCall> sent = new ArrayList<>(calls.size());
         Map<List<Object>, List<ScriptCall>> groups = new LinkedHashMap<>();

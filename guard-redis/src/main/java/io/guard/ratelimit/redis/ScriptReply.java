@@ -17,29 +17,33 @@ record ScriptReply(Decision decision, long nowMicros) {
 
     /**
      * Reads one limit's row of a {@code decide.lua} reply: {@code allowed, remaining, retryAfter, resetAfter, now},
-     * or {@code -1} and the error when this limit failed in the script (other entries of its batch are unaffected).
+     * or {@code -1} and the error when this limit failed in the script (other entries of its batch are unaffected);
+     * the caller has read the first, {@code allowed}.
      *
      * @throws RateLimiterBackendException for a failed limit: Redis could not decide it
      */
-    static ScriptReply of(RateLimitPolicy policy, List<Object> row) {
-        long allowed = DecideScript.number(row.get(0));
+    private static ScriptReply of(RateLimitPolicy policy, List<Object> values, int from, long allowed) {
         if (allowed == -1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name()
-                    + "': Redis could not decide (script error)", new IllegalStateException(String.valueOf(row.get(1))));
+                    + "': Redis could not decide (script error)",
+                    new IllegalStateException(String.valueOf(values.get(from + 1))));
         }
-        Decision decision = new Decision(allowed == 1, DecideScript.number(row.get(1)),
-                Duration.of(DecideScript.number(row.get(2)), ChronoUnit.MICROS),
-                Duration.of(DecideScript.number(row.get(3)), ChronoUnit.MICROS), policy.rate());
-        return new ScriptReply(decision, DecideScript.number(row.get(4)));
+        long[] row = DecideScript.numbers(values, from + 1, DecideScript.ROW - 1);
+        Decision decision = new Decision(allowed == 1, row[0], Duration.of(row[1], ChronoUnit.MICROS),
+                Duration.of(row[2], ChronoUnit.MICROS), policy.rate());
+        return new ScriptReply(decision, row[3]);
     }
 
     /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */
     static ScriptReply ofOne(RateLimitPolicy policy, List<Object> values) {
-        if (values == null || values.size() != 1 + DecideScript.ROW || DecideScript.number(values.get(0)) != 1) {
+        // The count of limits and the allowed flag are numbers in every reply; the values after a -1 flag are not.
+        long[] head = values == null || values.size() != 1 + DecideScript.ROW ? null
+                : DecideScript.numbers(values, 0, 2);
+        if (head == null || head[0] != 1) {
             throw new RateLimiterBackendException("rate limiter '" + policy.name() + "': unexpected script reply "
                     + values, null);
         }
-        return of(policy, values.subList(1, values.size()));
+        return of(policy, values, 1, head[1]);
     }
 
     /**
@@ -56,6 +60,6 @@ record ScriptReply(Decision decision, long nowMicros) {
     /** Row {@code i} of a group's reply that {@link #checkGroup} accepted. */
     static ScriptReply ofRow(RateLimitPolicy policy, List<Object> values, int i) {
         int from = 1 + DecideScript.ROW * i;
-        return of(policy, values.subList(from, from + DecideScript.ROW));
+        return of(policy, values, from, DecideScript.number(values.get(from)));
     }
 }

@@ -30,14 +30,15 @@ final class ScriptRunner {
 
     /** Likewise, followed by a {@code WAIT} for {@code wait}'s replicas (see {@link ReplicaShortfall}). */
     CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args, ReplicaWait wait) {
-        ScriptCall call = new ScriptCall(script, true, keys, args, new CompletableFuture<>(), wait);
+        CompletableFuture<List<Object>> sent = new CompletableFuture<>();
+        ScriptCall call = new ScriptCall(script, true, keys, args, sent, wait);
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
         result.whenComplete((reply, error) -> {
             if (result.isCancelled()) {
-                call.reply().cancel(false); // the caller stopped waiting: not sent if still queued
+                sent.cancel(false); // the caller stopped waiting: not sent if still queued
             }
         });
-        call.reply().whenComplete((reply, error) -> {
+        sent.whenComplete((reply, error) -> {
             if (error == null) {
                 result.complete(reply);
             } else if (isNoScript(error) && !result.isDone()) {

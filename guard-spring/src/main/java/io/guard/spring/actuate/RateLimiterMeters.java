@@ -33,7 +33,11 @@ final class RateLimiterMeters implements RateLimitObserver {
 
     @Override
     public void onDecision(RateLimitPolicy policy, Decision decision, long latencyNanos) {
-        Meters meters = meters(policy.name());
+        String name = policy.name();
+        Meters meters = byName.get(name); // one map read per decision once the limiter's meters exist
+        if (meters == null) {
+            meters = meters(name);
+        }
         (decision.allowed() ? meters.permitted : meters.rejected).increment();
         meters.latency.record(latencyNanos, TimeUnit.NANOSECONDS);
     }

@@ -7,6 +7,7 @@ import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.method.CallEvaluationContext;
 import io.guard.spring.method.DurationFormat;
 import io.guard.spring.method.LimitSpec;
+import io.guard.spring.method.TierSpec;
 import io.guard.spring.ratelimit.InvalidPermitsException;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.MissingKeyPolicy;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,27 +77,28 @@ public final class Limiting {
             if (context == null && spec.needsContext()) {
                 context = contexts.get();
             }
-            if (applies(spec, context)) {
-                RateLimitPolicy resolved = spec.tiers() == null ? spec.policy()
-                        : spec.tiers().resolve(spec.name(), spec.site(), context);
-                // The policy in force now: an override or a refreshed configuration may have replaced it.
-                RateLimiterRegistry.Limit limit = limiter.limit(resolved.name());
+            Expression condition = spec.condition();
+            if (condition == null || applies(condition, context)) {
+                TierSpec tiers = spec.tiers();
+                RateLimitPolicy resolved = tiers == null ? spec.policy()
+                        : tiers.resolve(spec.name(), spec.site(), context);
+                // The policy in force now: an override or a refreshed configuration may have replaced it. Same name.
+                String name = resolved.name();
+                RateLimiterRegistry.Limit limit = limiter.limit(name);
                 RateLimitPolicy policy = limit == null ? resolved : limit.policy();
-                boolean shadow = live == null ? spec.shadow() : live.shadow(policy.name(), spec.shadow());
+                boolean shadow = live == null ? spec.shadow() : live.shadow(name, spec.shadow());
+                Expression permits = spec.permitsExpression();
                 requests.add(new LimitRequest(spec, policy, limit, key(spec, context, args),
-                        permits(spec, policy, context), shadow));
+                        permits == null ? spec.permits() : permits(spec, permits, policy, context), shadow));
             }
         }
         return requests;
     }
 
     /** Only a condition that says false exempts a call: one that cannot decide must not open a hole in the limit. */
-    private static boolean applies(LimitSpec spec, EvaluationContext context) {
-        if (spec.condition() == null) {
-            return true;
-        }
+    private static boolean applies(Expression condition, EvaluationContext context) {
         try {
-            return !Boolean.FALSE.equals(spec.condition().getValue(context, Boolean.class));
+            return !Boolean.FALSE.equals(condition.getValue(context, Boolean.class));
         } catch (EvaluationException e) {
             return true;
         }
@@ -105,16 +108,20 @@ public final class Limiting {
         if (spec.keyResolver() != null) {
             // Only annotations name key resolvers, and an annotation's context is a call's (routes have none).
             String resolved = spec.keyResolver().resolve(((CallEvaluationContext) context).keyContext());
-            return presentOrMissing(spec, resolved == null || resolved.isBlank() ? null : resolved,
-                    "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
+            if (resolved != null && !resolved.isBlank()) {
+                return resolved; // the common case, before any part of the missing-key message is built
+            }
+            return presentOrMissing(spec, null, "key resolver '" + spec.keyResolver().name() + "'", "returned no key");
         }
-        if (spec.key() == null) {
+        Expression key = spec.key();
+        if (key == null) {
             return GLOBAL_KEY;
         }
+        int parameter = spec.keyParameter();
         Object value;
         String problem;
         try {
-            value = args != null && spec.keyParameter() >= 0 ? args[spec.keyParameter()] : spec.key().getValue(context);
+            value = args != null && parameter >= 0 ? args[parameter] : key.getValue(context);
             problem = value == null ? "is null" : "is empty";
         } catch (EvaluationException e) {
             // A navigation through null (#user.id with no user) or a throwing bean method: no key for this call,
@@ -122,8 +129,11 @@ public final class Limiting {
             value = null;
             problem = "cannot be evaluated (" + e.getClass().getSimpleName() + ")";
         }
-        return presentOrMissing(spec, value == null ? null : value.toString(),
-                "'" + spec.key().getExpressionString() + "'", problem);
+        String text = value == null ? null : value.toString();
+        if (text != null && !text.isEmpty()) {
+            return text; // the common case, before any part of the missing-key message is built
+        }
+        return presentOrMissing(spec, text, "'" + key.getExpressionString() + "'", problem);
     }
 
     /** The key, or what the missing-key policy says when there is none. */
@@ -138,16 +148,15 @@ public final class Limiting {
                 + source + " " + problem + " for this call");
     }
 
-    private static long permits(LimitSpec spec, RateLimitPolicy policy, EvaluationContext context) {
-        if (spec.permitsExpression() == null) {
-            return spec.permits();
-        }
+    /** The permits {@code expression} (the spec's permits expression) asks for in this call, checked. */
+    private static long permits(LimitSpec spec, Expression expression, RateLimitPolicy policy,
+                                EvaluationContext context) {
         long max = policy.maxPermits();
         String expected = "Rate limit '" + policy.name() + "' grants between 1 and " + max + " permits per call, but '"
-                + spec.permitsExpression().getExpressionString() + "' is ";
+                + expression.getExpressionString() + "' is ";
         Long permits;
         try {
-            permits = spec.permitsExpression().getValue(context, Long.class);
+            permits = expression.getValue(context, Long.class);
         } catch (EvaluationException e) {
             // Not the SpEL message: it may quote the (user-supplied) value back.
             throw new InvalidPermitsException(spec.name(), expected + "not a number for this call");
@@ -160,19 +169,22 @@ public final class Limiting {
 
     /** Asks the limits, blocking for those with a timeout; throws the refusal. */
     public void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
-        List<LimitRequest> group = enforced(requests);
+        List<LimitRequest> group = requests.size() < 2 ? List.of() : enforced(requests); // a group: several limits
         if (group.size() > 1) {
             check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
                     sink);
             requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
         for (LimitRequest request : requests) {
-            Duration wait = waitsFor(request);
-            Decision decision = request.limit() == null
+            LimitSpec spec = request.spec();
+            boolean shadow = request.shadow();
+            Duration wait = shadow ? Duration.ZERO : spec.timeout(); // as waitsFor(request) says
+            RateLimiterRegistry.Limit limit = request.limit();
+            Decision decision = limit == null
                     ? limiter.tryAcquire(request.policy().name(), request.key(), request.permits()) // throws: no limit
-                    : wait.isZero() ? limiter.tryAcquire(request.limit(), request.key(), request.permits())
-                    : join(limiter.acquire(request.limit(), request.key(), request.permits(), wait));
-            check(request, decision, sink);
+                    : wait.isZero() ? limiter.tryAcquire(limit, request.key(), request.permits())
+                    : join(limiter.acquire(limit, request.key(), request.permits(), wait));
+            check(request, spec, shadow, decision, sink);
         }
     }
 
@@ -242,8 +254,13 @@ public final class Limiting {
      * mode, where it is logged with the limit's name (never the key) and the call goes on, without header fields.
      */
     private void check(LimitRequest request, Decision decision, RateLimitDecisionSink sink) {
-        LimitSpec spec = request.spec();
-        if (request.shadow()) {
+        check(request, request.spec(), request.shadow(), decision, sink);
+    }
+
+    /** {@link #check(LimitRequest, Decision, RateLimitDecisionSink)} with the request's spec and shadow flag read. */
+    private void check(LimitRequest request, LimitSpec spec, boolean shadow, Decision decision,
+                       RateLimitDecisionSink sink) {
+        if (shadow) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "
                         + "retry after {}", request.policy().name(), spec.site().describe(), request.permits(),

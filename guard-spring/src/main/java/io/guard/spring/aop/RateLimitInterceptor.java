@@ -52,14 +52,15 @@ final class RateLimitInterceptor implements MethodInterceptor {
         Limiting limiting = limitingSupplier.get();
         Class<?> targetClass = Invocations.targetClass(invocation);
         GuardedMethod guarded = methods.get(invocation.getMethod(), targetClass);
-        if (guarded.limits().isEmpty()) {
+        List<LimitSpec> limits = guarded.limits();
+        if (limits.isEmpty()) {
             return invocation.proceed();
         }
         Object[] args = invocation.getArguments();
         Object target = invocation.getThis();
         // Plain and CompletionStage calls are evaluated here, where the servlet request is bound to the thread; it
         // is looked up only when some limit has an expression (the context is built lazily).
-        Supplier<List<LimitRequest>> onThisThread = () -> limiting.requests(guarded.limits(), args,
+        Supplier<List<LimitRequest>> onThisThread = () -> limiting.requests(limits, args,
                 () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass,
                         CurrentRequests.ofCallingThread()));
         RateLimitDecisionSink sink = sinks.current();

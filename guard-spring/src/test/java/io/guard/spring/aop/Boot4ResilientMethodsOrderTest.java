@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -228,12 +229,9 @@ class Boot4ResilientMethodsOrderTest {
     }
 
     /** Until {@code thread} waits (for the concurrency limit's slot), within a deadline. */
-    private static void awaitParked(Thread thread) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING
-                && thread.getState() != Thread.State.BLOCKED) {
-            assertThat(System.nanoTime()).as("the second caller waits for the slot").isLessThan(deadline);
-            Thread.sleep(5);
-        }
+    private static void awaitParked(Thread thread) {
+        await("the second caller waiting for the slot").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(5)).until(thread::getState, state -> state == Thread.State.WAITING
+                        || state == Thread.State.TIMED_WAITING || state == Thread.State.BLOCKED);
     }
 }

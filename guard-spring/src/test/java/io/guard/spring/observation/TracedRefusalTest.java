@@ -13,6 +13,7 @@ import io.micrometer.tracing.brave.bridge.BraveBaggageManager;
 import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
 import io.micrometer.tracing.brave.bridge.BraveTracer;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -32,6 +33,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -165,23 +167,20 @@ class TracedRefusalTest {
 
     /** The spans of that name once there are {@code count} (a server span may end after the response is sent). */
     static List<MutableSpan> await(Spans spans, String name, int count) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (spans.named(name).size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(spans.named(name)).as("spans named '%s' among %s", name, names(spans)).hasSizeGreaterThanOrEqualTo(count);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).untilAsserted(() ->
+                assertThat(spans.named(name)).as("spans named '%s' among %s", name, names(spans))
+                        .hasSizeGreaterThanOrEqualTo(count));
         return spans.named(name);
     }
 
     static void assertChildOfRequestSpan(Spans spans, MutableSpan span) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        MutableSpan parent = null;
-        while (parent == null && System.nanoTime() < deadline) {
-            parent = spans.finished.stream().filter(candidate -> candidate.id().equals(span.parentId()))
-                    .findFirst().orElse(null);
-            Thread.sleep(10);
-        }
-        assertThat(parent).as("the parent of %s among %s", span.name(), names(spans)).isNotNull();
+        AtomicReference<MutableSpan> found = new AtomicReference<>();
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
+            found.set(spans.finished.stream().filter(candidate -> candidate.id().equals(span.parentId()))
+                    .findFirst().orElse(null));
+            assertThat(found.get()).as("the parent of %s among %s", span.name(), names(spans)).isNotNull();
+        });
+        MutableSpan parent = found.get();
         assertThat(parent.traceId()).isEqualTo(span.traceId());
         assertThat(parent.name()).startsWith("http get");
     }

@@ -1,5 +1,6 @@
 package io.guard.breaker;
 
+import io.guard.time.CallbackTimer;
 import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
 
@@ -42,7 +43,7 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
     private final Map<String, CircuitBreaker> breakers = new ConcurrentHashMap<>();
     private final List<Consumer<CircuitBreaker>> listeners = new CopyOnWriteArrayList<>();
     private final Object creation = new Object();
-    private final BreakerTimer ownTimer;
+    private final CallbackTimer ownTimer;
 
     private CircuitBreakerRegistry(Builder b) {
         this.defaults = b.defaults;
@@ -51,7 +52,7 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         this.clock = b.clock;
         this.eventBufferSize = b.eventBufferSize;
         this.ownTimer = b.scheduler != null ? null
-                : new BreakerTimer("guard-breaker-timer", "guard-breaker-callback", b.callbackThreads);
+                : new CallbackTimer("guard-breaker-timer", "guard-breaker-callback", b.callbackThreads);
         this.scheduler = b.scheduler != null ? b.scheduler : ownTimer;
     }
 
@@ -149,7 +150,7 @@ public final class CircuitBreakerRegistry implements AutoCloseable {
         private GuardClock clock = GuardClock.system();
         private int eventBufferSize = DEFAULT_EVENT_BUFFER_SIZE;
         private Scheduler scheduler;
-        private int callbackThreads = BreakerTimer.DEFAULT_CALLBACK_THREADS;
+        private int callbackThreads = CallbackTimer.DEFAULT_CALLBACK_THREADS;
 
         private Builder() {
         }

@@ -1,5 +1,6 @@
 package io.guard.breaker;
 
+import io.guard.time.CallbackTimer;
 import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
 
@@ -18,8 +19,8 @@ final class Standalone {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(clock, "clock");
         return new DefaultCircuitBreaker(name, config, clock, scheduler != null ? scheduler
-                : new BreakerTimer("guard-breaker-timer-" + name, "guard-breaker-callback-" + name,
-                        BreakerTimer.DEFAULT_CALLBACK_THREADS),
+                : new CallbackTimer("guard-breaker-timer-" + name, "guard-breaker-callback-" + name,
+                        CallbackTimer.DEFAULT_CALLBACK_THREADS),
                 CircuitBreakerRegistry.DEFAULT_EVENT_BUFFER_SIZE);
     }
 }

@@ -3,6 +3,7 @@ package io.guard.ratelimit;
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.time.CallbackTimer;
 import io.guard.time.Scheduler;
 
 import java.time.Clock;
@@ -46,15 +47,21 @@ public final class FailoverRateLimiter implements RateLimiter {
     /** How many timeouts a call may wait while the backend is known to be alive or the client was stalled. */
     public static final int PATIENCE = 4;
 
-    /** The names of the threads that answer calls given up (see {@link DeadlineTimer}), followed by a number. */
+    /**
+     * The names of the threads that run this failover's timeouts and answer the calls it gives up (see
+     * {@link CallbackTimer}), followed by a number.
+     */
     static final String ANSWER_THREADS = "guard-rate-limit-answer";
+
+    /** At most this many timeouts and answers run at once; more wait in order. */
+    static final int ANSWERING_AT_ONCE = 4;
 
     private final RateLimiter primary;
     private final RateLimiter local;
     private final CircuitBreaker breaker;
     private final Clock clock;
     private final Scheduler scheduler;
-    private final DeadlineTimer ownTimer;
+    private final CallbackTimer ownTimer;
     private final BackendPulse pulse;
     private final ClientLoad clientLoad;
     private final Duration timeout;
@@ -91,7 +98,8 @@ public final class FailoverRateLimiter implements RateLimiter {
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.ownTimer = scheduler == null ? new DeadlineTimer("guard-rate-limit-timeout", ANSWER_THREADS) : null;
+        this.ownTimer = scheduler == null
+                ? new CallbackTimer("guard-rate-limit-timeout", ANSWER_THREADS, ANSWERING_AT_ONCE) : null;
         this.scheduler = scheduler == null ? ownTimer : scheduler;
         this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
         this.timeout = breaker.config().timeout();
@@ -284,12 +292,13 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     /**
-     * Runs {@code task}, the answer to a call given up, off the timer's thread: on the timer's answering threads, or
-     * for an injected scheduler (a test's clock) on CompletableFuture's default asynchronous executor.
+     * Runs {@code task}, the answer to a call given up, off the timer's thread: at once when called from a timeout,
+     * which this failover's own timer runs on one of its answering threads; for an injected scheduler (a test's
+     * clock, which runs timeouts on the thread that advances it) on CompletableFuture's default asynchronous executor.
      */
     void answerLater(Runnable task) {
         if (ownTimer != null) {
-            ownTimer.answer(task);
+            task.run();
         } else {
             CompletableFuture.runAsync(task);
         }

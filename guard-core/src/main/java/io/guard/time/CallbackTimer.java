@@ -1,6 +1,5 @@
-package io.guard.breaker;
+package io.guard.time;
 
-import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,19 +15,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The timer of breakers' timeouts and timed transitions when no scheduler is injected. Its one thread only keeps
- * time: each task that falls due is handed to a bounded pool of callback threads, because a task runs code Guard
- * does not control (a timeout's fallback, whatever the caller chained on the future it completes, event
- * listeners), and one that blocks must not hold up another breaker's timeout. Up to {@code callbackThreads}
- * tasks run at once, each on its own thread; more wait in order. Both the timer and the pool start on first use
- * and let their threads end after a minute without work.
+ * A timer whose one thread only keeps time: each task that falls due is handed to a bounded pool of callback threads,
+ * because a task runs code Guard does not control (a timeout's fallback or failure-policy answer, whatever the caller
+ * chained on the future it completes, event listeners), and one that blocks must not hold up another's timeout. Up
+ * to {@code callbackThreads} tasks run at once, each on its own thread; more wait in order. Both the timer and the
+ * pool start on first use and let their threads end after a minute without work. Not CompletableFuture's default
+ * asynchronous executor, which on a machine of one or two CPUs starts a new thread for every task.
+ *
+ * <p>Internal: public only because the breakers' registry and the rate limiter's failover, in two packages, each
+ * run one; not an API.
  */
-final class BreakerTimer implements Scheduler, AutoCloseable {
+public final class CallbackTimer implements Scheduler, AutoCloseable {
 
     /** Callback threads when the registry builder does not set a number. */
-    static final int DEFAULT_CALLBACK_THREADS = 16;
+    public static final int DEFAULT_CALLBACK_THREADS = 16;
 
-    private static final Logger log = LoggerFactory.getLogger(BreakerTimer.class);
+    private static final Logger log = LoggerFactory.getLogger(CallbackTimer.class);
     private static final long IDLE_SECONDS = 60;
 
     private final String timerName;
@@ -42,7 +44,7 @@ final class BreakerTimer implements Scheduler, AutoCloseable {
      * @param callbackPrefix  the callback threads' names, followed by {@code -1}, {@code -2}, ...
      * @param callbackThreads the most tasks that run at once
      */
-    BreakerTimer(String timerName, String callbackPrefix, int callbackThreads) {
+    public CallbackTimer(String timerName, String callbackPrefix, int callbackThreads) {
         if (callbackThreads < 1) {
             throw new IllegalArgumentException("callback-threads must be at least 1 but was " + callbackThreads);
         }
@@ -119,7 +121,7 @@ final class BreakerTimer implements Scheduler, AutoCloseable {
             try {
                 task.run();
             } catch (Throwable e) {
-                log.warn("A circuit breaker's timed task ({}) threw; the breaker carries on", task, e);
+                log.warn("A timed task of {} ({}) threw; the timer carries on", timerName, task, e);
             }
         }
     }

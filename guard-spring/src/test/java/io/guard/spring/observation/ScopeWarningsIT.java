@@ -1,18 +1,13 @@
 package io.guard.spring.observation;
 
 import brave.Tracing;
-import brave.propagation.ThreadLocalCurrentTraceContext;
-import brave.sampler.Sampler;
 import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.brave.bridge.BraveBaggageManager;
-import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
-import io.micrometer.tracing.brave.bridge.BraveTracer;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.tracing.brave.bridge.BravePropagator;
 import io.micrometer.tracing.handler.DefaultTracingObservationHandler;
 import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
@@ -22,14 +17,18 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -65,20 +64,33 @@ class ScopeWarningsIT {
 
     @SpringBootConfiguration(proxyBeanMethods = false)
     @EnableAutoConfiguration
+    @Import(ManualTracing.class)
     static class App {
+        /** Spring Boot's own {@code WebClient.Builder} where the line has it in reach (3.5), else one observed alike. */
+        @Bean
+        Catalog catalog(ObjectProvider<WebClient.Builder> builders, ObservationRegistry observations) {
+            return new Catalog(builders.getIfAvailable(() -> WebClient.builder().observationRegistry(observations))
+                    .build());
+        }
+    }
+
+    /**
+     * What Spring Boot's tracing auto-configuration registers (propagating handlers first, then the default), for the
+     * Boot line whose test class path lacks it (on 4 it is a module of its own); on 3.5 Boot's own runs.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass("org.springframework.boot.actuate.autoconfigure.tracing.BraveAutoConfiguration")
+    static class ManualTracing {
         @Bean(destroyMethod = "close")
         Tracing braveTracing() {
-            return Tracing.newBuilder().sampler(Sampler.ALWAYS_SAMPLE)
-                    .currentTraceContext(ThreadLocalCurrentTraceContext.newBuilder().build()).build();
+            return TracedRefusalTest.sampledTracing().build();
         }
 
         @Bean
         Tracer tracer(Tracing tracing) {
-            return new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
-                    new BraveBaggageManager());
+            return TracedRefusalTest.tracerOf(tracing);
         }
 
-        /** What Spring Boot's tracing auto-configuration registers: propagating handlers first, then the default. */
         @Bean
         ObservationHandler.FirstMatchingCompositeObservationHandler tracingObservationHandlers(Tracer tracer,
                                                                                                Tracing tracing) {
@@ -87,12 +99,6 @@ class ScopeWarningsIT {
                     new PropagatingSenderTracingObservationHandler<>(tracer, propagator),
                     new PropagatingReceiverTracingObservationHandler<>(tracer, propagator),
                     new DefaultTracingObservationHandler(tracer));
-        }
-
-        /** Observed, as Spring Boot's {@code WebClient.Builder} makes it (a module of its own on Boot 4). */
-        @Bean
-        Catalog catalog(ObservationRegistry observations) {
-            return new Catalog(WebClient.builder().observationRegistry(observations).build());
         }
     }
 
@@ -145,6 +151,7 @@ class ScopeWarningsIT {
                                             CapturedOutput output) throws Exception {
         List<String> properties = new ArrayList<>(List.of("server.address=127.0.0.1", "server.port=0",
                 "spring.reactor.context-propagation=auto", "guard.observations.enabled=" + observations,
+                "management.tracing.sampling.probability=1.0",
                 "spring.data.redis.url=" + redis.url(), "guard.rate-limit.key-prefix=" + redis.keyPrefix(),
                 "guard.rate-limit.backend=" + (client.equals("local") ? "local" : "redis")));
         if (!client.equals("redisson")) {

@@ -92,9 +92,10 @@ class ClosedAndOpenStateTest {
     @Test
     void callsAdmittedBeforeOpeningAreCountedButDecideNothing() {
         CircuitBreaker b = t.breaker(config().build());
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
         fail(b, 4);
-        CircuitBreakerPermissions.of(b).onSuccess(1000);
+        permissions.onSuccess(1000);
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.snapshot().calls()).isEqualTo(5);
     }
@@ -102,15 +103,16 @@ class ClosedAndOpenStateTest {
     @Test
     void withoutAutomaticTransitionOpenWaitsForACallAfterTheWait() {
         CircuitBreaker b = t.breaker(config().build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         fail(b, 4);
         t.clock.advance(Duration.ofSeconds(9));
         assertThat(b.remainingOpenTime()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         t.clock.advance(Duration.ofSeconds(1));
         assertThat(b.remainingOpenTime()).isZero();
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(t.clock.pendingTasks()).isZero();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
     }
 

@@ -74,22 +74,23 @@ class ConcurrencyTest {
         int permitted = 5;
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().permittedNumberOfCallsInHalfOpenState(permitted)
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger maxInFlight = new AtomicInteger();
         AtomicInteger admitted = new AtomicInteger();
         runOnAll(() -> {
             for (int i = 0; i < 2000; i++) {
-                if (!CircuitBreakerPermissions.of(b).tryAcquirePermission()) {
+                if (!permissions.tryAcquirePermission()) {
                     continue;
                 }
                 admitted.incrementAndGet();
                 maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 inFlight.decrementAndGet();
                 if (i % 2 == 0) {
-                    CircuitBreakerPermissions.of(b).releasePermission(); // e.g. a cancelled call
+                    permissions.releasePermission(); // e.g. a cancelled call
                 } else {
-                    CircuitBreakerPermissions.of(b).onError(1, new IllegalArgumentException("ignored"));
+                    permissions.onError(1, new IllegalArgumentException("ignored"));
                 }
             }
             return null;
@@ -98,7 +99,7 @@ class ConcurrencyTest {
         assertThat(admitted.get()).isGreaterThan(permitted);
         assertThat(maxInFlight.get()).isBetween(1, permitted);
         int granted = 0;
-        while (CircuitBreakerPermissions.of(b).tryAcquirePermission()) {
+        while (permissions.tryAcquirePermission()) {
             granted++;
         }
         assertThat(granted).as("no permit leaked, none created").isEqualTo(permitted);

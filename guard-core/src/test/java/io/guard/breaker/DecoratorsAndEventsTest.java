@@ -137,35 +137,38 @@ class DecoratorsAndEventsTest {
     @Test
     void aCancelledStageGivesItsHalfOpenPermitBack() {
         CircuitBreaker b = breaker();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
         Supplier<CompletionStage<String>> call = decorateCompletionStage(b, CompletableFuture::new);
         CompletionStage<String> first = call.get();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         first.toCompletableFuture().cancel(true);
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
     }
 
     @Test
     void aCallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
         CircuitBreaker b = breaker();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         CompletableFuture<String> admittedWhileClosed = new CompletableFuture<>();
         decorateCompletionStage(b, () -> admittedWhileClosed).get();
         b.transitionToHalfOpenState();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue(); // the only trial
+        assertThat(permissions.tryAcquirePermission()).isTrue(); // the only trial
         admittedWhileClosed.cancel(true);
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 
     @Test
     void anIgnoredErrorOfACallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
         CircuitBreaker b = t.registry.circuitBreaker("ignoring", breaker().config().toBuilder()
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         assertThatThrownBy(() -> executeRunnable(b, () -> {
             b.transitionToHalfOpenState();
-            assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue(); // the only trial, taken while this call runs
+            assertThat(permissions.tryAcquirePermission()).isTrue(); // the only trial, taken while this call runs
             throw new IllegalArgumentException("ignored");
         })).isInstanceOf(IllegalArgumentException.class);
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 }

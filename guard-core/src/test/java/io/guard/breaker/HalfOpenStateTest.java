@@ -37,10 +37,11 @@ class HalfOpenStateTest {
     @Test
     void admitsExactlyThePermittedNumberOfTrialCalls() {
         CircuitBreaker b = halfOpen(config().build());
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        assertThatThrownBy(CircuitBreakerPermissions.of(b)::acquirePermission).isInstanceOfSatisfying(CallNotPermittedException.class, e -> {
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThatThrownBy(permissions::acquirePermission).isInstanceOfSatisfying(CallNotPermittedException.class, e -> {
             assertThat(e.state()).isEqualTo(State.HALF_OPEN);
             assertThat(e.retryAfter()).isZero();
             assertThat(e.getMessage()).contains("HALF_OPEN", "trial calls are taken");
@@ -72,11 +73,12 @@ class HalfOpenStateTest {
     void reopensOnSlowTrials() {
         CircuitBreaker b = halfOpen(config().slowCallDurationThreshold(Duration.ofMillis(100))
                 .slowCallRateThreshold(60).build());
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        CircuitBreakerPermissions.of(b).onSuccess(Duration.ofMillis(100).toNanos()); // exactly the threshold: not slow
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        permissions.onSuccess(Duration.ofMillis(100).toNanos()); // exactly the threshold: not slow
         for (int i = 0; i < 2; i++) {
-            assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-            CircuitBreakerPermissions.of(b).onSuccess(Duration.ofMillis(100).toNanos() + 1);
+            assertThat(permissions.tryAcquirePermission()).isTrue();
+            permissions.onSuccess(Duration.ofMillis(100).toNanos() + 1);
         }
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.snapshot().slowCalls()).isEqualTo(2);
@@ -99,12 +101,13 @@ class HalfOpenStateTest {
     @Test
     void givesBackAReleasedPermitButNeverMoreThanPermitted() {
         CircuitBreaker b = halfOpen(config().permittedNumberOfCallsInHalfOpenState(1).build());
-        CircuitBreakerPermissions.of(b).releasePermission(); // a release without an acquisition must not create a second permit
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
-        CircuitBreakerPermissions.of(b).releasePermission();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        permissions.releasePermission(); // a release without an acquisition must not create a second permit
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
+        permissions.releasePermission();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 
     @Test
@@ -135,12 +138,13 @@ class HalfOpenStateTest {
                 .scheduler((delay, task) -> () -> { }).build();
         CircuitBreaker b = registry.circuitBreaker("x", config().maxWaitDurationInHalfOpenState(Duration.ofSeconds(5))
                 .build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
         for (int i = 0; i < 3; i++) {
-            assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
+            assertThat(permissions.tryAcquirePermission()).isTrue();
         }
         t.clock.advance(Duration.ofSeconds(5));
-        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         assertThat(b.state()).isEqualTo(State.OPEN);
     }
 

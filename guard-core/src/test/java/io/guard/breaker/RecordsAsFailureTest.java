@@ -16,8 +16,9 @@ class RecordsAsFailureTest {
     @Test
     void everyThrowableIsAFailureWhenNothingIsConfigured() {
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.ofDefaults());
-        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new IllegalStateException())).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new OutOfMemoryError())).isTrue();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.recordsAsFailure(new IllegalStateException())).isTrue();
+        assertThat(permissions.recordsAsFailure(new OutOfMemoryError())).isTrue();
         assertThat(b.snapshot().calls()).isZero();
     }
 
@@ -27,9 +28,10 @@ class RecordsAsFailureTest {
                 .recordExceptions(List.of(IOException.class, UncheckedIOException.class))
                 .ignoreExceptions(List.of(UncheckedIOException.class))
                 .build());
-        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new IOException())).isTrue();
-        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new UncheckedIOException(new IOException()))).isFalse();
-        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new IllegalArgumentException())).isFalse();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.recordsAsFailure(new IOException())).isTrue();
+        assertThat(permissions.recordsAsFailure(new UncheckedIOException(new IOException()))).isFalse();
+        assertThat(permissions.recordsAsFailure(new IllegalArgumentException())).isFalse();
     }
 
     @Test

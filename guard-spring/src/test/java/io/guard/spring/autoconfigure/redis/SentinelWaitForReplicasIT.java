@@ -1,7 +1,8 @@
-package io.guard.spring.autoconfigure;
+package io.guard.spring.autoconfigure.redis;
 
 import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.spring.annotation.RateLimit;
+import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.ratelimit.RateLimitQuotas;
 import io.guard.spring.test.AutoConfigs;
 import io.guard.test.redis.DedicatedRedis;

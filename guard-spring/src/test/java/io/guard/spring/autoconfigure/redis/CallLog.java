@@ -1,4 +1,4 @@
-package io.guard.spring.autoconfigure;
+package io.guard.spring.autoconfigure.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;

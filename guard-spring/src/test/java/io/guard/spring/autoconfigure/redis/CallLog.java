@@ -98,7 +98,7 @@ final class CallLog {
     /** Start of the first admitted call that started after {@code nanos}. */
     static long firstAdmissionAfter(List<Call> calls, long nanos) {
         return calls.stream().filter(call -> call.start() - nanos >= 0 && call.admitted()).mapToLong(Call::start)
-                .min().orElseThrow(() -> new AssertionError("no admission after the last failure"));
+                .min().orElseThrow(() -> new AssertionError("no admission after " + nanos));
     }
 
     static long admitted(List<Call> calls, String key) {

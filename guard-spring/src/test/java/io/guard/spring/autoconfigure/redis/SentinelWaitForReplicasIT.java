@@ -32,8 +32,9 @@ import static org.awaitility.Awaitility.await;
  * {@code INFO} to it (every 10 s): about 10 s after the switch. Until then no admission of {@code order-submit} can
  * be acknowledged, and {@code FAIL_CLOSED} refuses it; that is the guarantee. What Guard must not add:
  * <ul>
- *   <li>a missing replica is not a sick Redis: {@code order-detail} goes on being decided by Redis (before the fix
- *       the shortfalls opened the backend breaker, so every limit was answered by its failure policy);</li>
+ *   <li>a missing replica is not a sick Redis: {@code order-detail} goes on being decided by Redis, at the latest
+ *       {@link #OTHER_LIMITS_BACK} after the switch (before the fix the shortfalls opened the backend breaker, so
+ *       every limit was answered by its failure policy until the old primary was back);</li>
  *   <li>{@code order-submit} admits again within {@link #RESUME} of the old primary being back in sync (before the
  *       fix, up to the breaker's 2 s wait in OPEN more);</li>
  *   <li>nothing granted is lost: the new primary holds every admission of {@code order-submit}.</li>
@@ -51,10 +52,14 @@ class SentinelWaitForReplicasIT {
      */
     static final Duration RESUME = Duration.ofMillis(1_500);
     /**
-     * {@code order-detail} decisions a failure policy may answer: the calls in flight at the moment of the switch.
-     * Before the fix it was thousands (every call while the breaker was open).
+     * How long after the switch {@code order-detail} may still be answered by its failure policy. Usually it is not
+     * at all (0-4 calls in flight at the switch time out), but with Redisson the switch sometimes leaves the old
+     * primary's replies unread for about a second (Redisson logs "No decoder found"), the calls in flight time out
+     * with Redis silent, and the backend breaker opens as for any silent Redis: then its 2 s wait in OPEN and a trial
+     * call (seen: closed again 2.1 s after the switch), plus room for a loaded machine. Before the fix it was until
+     * the old primary was back, about 10 s after the switch.
      */
-    static final int DETAIL_FAILURES = 2 * CALLERS_PER_LIMIT;
+    static final Duration OTHER_LIMITS_BACK = Duration.ofSeconds(5);
 
     static class Orders {
         @RateLimit(name = "order-submit", key = "#user")
@@ -109,8 +114,11 @@ class SentinelWaitForReplicasIT {
 
                 assertThat(submitted).filteredOn(call -> call.error() != null)
                         .allSatisfy(call -> assertThat(call.error()).isInstanceOf(RateLimiterBackendException.class));
-                assertThat(detailFailures).as("order-detail decisions answered by on-backend-failure, though Redis "
-                        + "answered all along").isLessThanOrEqualTo(DETAIL_FAILURES);
+                assertThat(detailed).filteredOn(call -> !call.admitted() && call.start() - switchedAt > 0)
+                        .as("order-detail decisions answered by on-backend-failure more than %s after the switch, "
+                                + "though Redis answered them", OTHER_LIMITS_BACK)
+                        .allSatisfy(call -> assertThat(Duration.ofNanos(call.start() - switchedAt))
+                                .isLessThanOrEqualTo(OTHER_LIMITS_BACK));
                 assertThat(Duration.ofNanos(resumedAt - syncedAt))
                         .as("from the old primary in sync as a replica to order-submit admitting again")
                         .isLessThanOrEqualTo(RESUME);

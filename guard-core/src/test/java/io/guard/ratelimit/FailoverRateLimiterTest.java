@@ -360,7 +360,7 @@ class FailoverRateLimiterTest {
             }
             CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
             assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name)
-                    .startsWith(FailoverRateLimiter.ANSWER_THREADS));
+                    .startsWith(CallDeadlines.ANSWER_THREADS));
         } catch (Exception e) {
             throw new AssertionError(e);
         } finally {

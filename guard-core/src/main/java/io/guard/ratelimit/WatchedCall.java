@@ -93,8 +93,13 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
             answer.completeExceptionally(cause);
             return;
         }
-        permit.onError(backendFailure);
-        owner.failed(backendFailure);
+        if (backendFailure instanceof ReplicaShortfallException) {
+            permit.onSuccess(); // the backend answered: only this admission lacks its replicas
+            owner.succeeded();
+        } else {
+            permit.onError(backendFailure);
+            owner.failed(backendFailure);
+        }
         relay(fallBack.apply(backendFailure), answer);
     }
 

@@ -8,6 +8,7 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.FailoverRateLimiter;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.time.CallbackTimer;
 import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
 import io.guard.ratelimit.redis.RedisLimitOverrideStore;
@@ -109,7 +110,7 @@ public class GuardRateLimiterBackendConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
-                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp) {
+                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp, CallbackTimer guardTimer) {
             Clock clock = Clock.systemUTC();
             RateLimitProperties rateLimit = properties.getRateLimit();
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
@@ -117,7 +118,8 @@ public class GuardRateLimiterBackendConfiguration {
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
             warmUp.begin(redis); // while the application starts; waited for (within a bound) before it serves
             return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
-                    breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock);
+                    breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock,
+                    guardTimer);
         }
 
         /**

@@ -239,7 +239,10 @@ public final class LiveLimits implements AutoCloseable {
     private void listenAndRefresh() {
         if (!listening) {
             try {
-                store.listen(this::refreshOffTheCallersThread);
+                // The store calls back on its client's I/O thread (Lettuce's event loop), where a re-read waiting for
+                // Redis would hold every connection of that thread, the limits' own included, until the store timeout
+                // (issue 32 item 1): the re-read runs on the timer's callback thread instead.
+                store.listen(() -> timer.schedule(Duration.ZERO, this::refreshQuietly));
                 listening = true;
             } catch (RuntimeException e) {
                 log.debug("Could not subscribe to rate-limit override messages yet ({}); re-reading every {}",
@@ -247,15 +250,6 @@ public final class LiveLimits implements AutoCloseable {
             }
         }
         refreshQuietly();
-    }
-
-    /**
-     * A re-read on the timer's callback thread, never on the thread that heard of the change: the store calls back
-     * on its client's I/O thread (Lettuce's event loop), where a re-read waiting for Redis would hold every
-     * connection of that thread, the limits' own included, until the store timeout (issue 32 item 1).
-     */
-    private void refreshOffTheCallersThread() {
-        timer.schedule(Duration.ZERO, this::refreshQuietly);
     }
 
     private void refreshQuietly() {

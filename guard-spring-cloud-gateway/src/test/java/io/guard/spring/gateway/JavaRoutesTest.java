@@ -2,7 +2,7 @@ package io.guard.spring.gateway;
 
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.autoconfigure.GuardPropertiesException;
+import io.guard.spring.autoconfigure.report.GuardPropertiesException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;

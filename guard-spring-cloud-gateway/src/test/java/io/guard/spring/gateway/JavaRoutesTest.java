@@ -40,7 +40,10 @@ class JavaRoutesTest {
         }
     }
 
-    /** SCG's own way of configuring its limiter in Java: the filter asks the default limiter, now Guard's. */
+    /**
+     * SCG's own way of configuring its limiter in Java: the filter asks the default limiter, now Guard's. (Setters
+     * whose signature is the same in SCG 4.3 and 5.0, as this test runs on both.)
+     */
     @Configuration(proxyBeanMethods = false)
     static class RedisRateLimiterRoutes {
 
@@ -50,7 +53,7 @@ class JavaRoutesTest {
             return builder.routes()
                     .route("limit_route", r -> r.path("/old/**")
                             .filters(f -> f.requestRateLimiter()
-                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setBurstCapacity(2))
+                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setRequestedTokens(1))
                                     .configure(c -> c.setKeyResolver(apiKeyResolver)))
                             .uri(backend))
                     .build();
@@ -67,7 +70,7 @@ class JavaRoutesTest {
             return builder.routes()
                     .route("kept_route", r -> r.path("/kept/**")
                             .filters(f -> f.requestRateLimiter()
-                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setBurstCapacity(2))
+                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setRequestedTokens(1))
                                     .configure(c -> c.setRateLimiter(redisRateLimiter).setKeyResolver(apiKeyResolver)))
                             .uri(backend))
                     .build();

@@ -114,7 +114,7 @@ public final class GatewayRoutesCheckedAtStartup implements SmartInitializingSin
         }
     }
 
-    /** The simple class names of the rate limiters other than Guard's that hold a configuration for route {@code id}. */
+    /** The class names of the rate limiters other than Guard's that hold a configuration for route {@code id}. */
     private List<String> otherLimitersConfiguring(String id) {
         return rateLimiters.orderedStream()
                 .filter(other -> other != limiter && other.getConfig().containsKey(id))

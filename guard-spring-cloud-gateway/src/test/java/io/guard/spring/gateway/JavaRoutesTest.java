@@ -53,7 +53,8 @@ class JavaRoutesTest {
             return builder.routes()
                     .route("limit_route", r -> r.path("/old/**")
                             .filters(f -> f.requestRateLimiter()
-                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setRequestedTokens(1))
+                                    .rateLimiter(RedisRateLimiter.class,
+                                            c -> c.setReplenishRate(1).setRequestedTokens(1))
                                     .configure(c -> c.setKeyResolver(apiKeyResolver)))
                             .uri(backend))
                     .build();
@@ -70,7 +71,8 @@ class JavaRoutesTest {
             return builder.routes()
                     .route("kept_route", r -> r.path("/kept/**")
                             .filters(f -> f.requestRateLimiter()
-                                    .rateLimiter(RedisRateLimiter.class, c -> c.setReplenishRate(1).setRequestedTokens(1))
+                                    .rateLimiter(RedisRateLimiter.class,
+                                            c -> c.setReplenishRate(1).setRequestedTokens(1))
                                     .configure(c -> c.setRateLimiter(redisRateLimiter).setKeyResolver(apiKeyResolver)))
                             .uri(backend))
                     .build();
@@ -100,7 +102,8 @@ class JavaRoutesTest {
 
             GuardPropertiesException error = GatewayRouteCheckTest.findCause(failure);
             assertThat(error.getMessage()).contains("route 'limit_route' (RouteLocator): rateLimiter "
-                    + "'RedisRateLimiter' holds a configuration for the route, but the route's rate limiter is Guard's");
+                    + "'RedisRateLimiter' holds a configuration for the route, but the route's rate limiter is "
+                    + "Guard's");
             assertThat(error.action()).contains(".rateLimiter(RedisRateLimiter.class, ...)")
                     .contains("guard.rate-limit.instances.limit_route");
         }

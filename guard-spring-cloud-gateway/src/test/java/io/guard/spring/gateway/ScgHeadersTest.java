@@ -59,7 +59,8 @@ class ScgHeadersTest {
             Throwable failure = catchThrowable(() -> Gateway.start(properties.toArray(String[]::new)).close());
 
             assertThat(GatewayRouteCheckTest.findCause(failure).getMessage()).contains("route 'users' ("
-                    + Gateway.ROUTES + "[0].filters[0]): args.guard.scg-headers 'yes please' is neither true nor false");
+                    + Gateway.ROUTES + "[0].filters[0]): args.guard.scg-headers 'yes please' is neither true nor "
+                    + "false");
         }
     }
 

@@ -12,6 +12,7 @@ import org.springframework.cloud.gateway.route.CompositeRouteLocator;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
 import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.util.ClassUtils;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,7 +119,7 @@ public final class GatewayRoutesCheckedAtStartup implements SmartInitializingSin
     private List<String> otherLimitersConfiguring(String id) {
         return rateLimiters.orderedStream()
                 .filter(other -> other != limiter && other.getConfig().containsKey(id))
-                .map(other -> other.getClass().getSimpleName()).distinct().toList();
+                .map(other -> ClassUtils.getUserClass(other).getSimpleName()).distinct().toList();
     }
 
     /**

@@ -10,9 +10,13 @@ import io.guard.ratelimit.TimeSource;
 import java.time.Duration;
 
 /**
- * The settings of one rate limit from one source (the annotation, an instance's properties, the defaults); a null
- * field means "this source does not say". Sources are layered with {@link #orElse}: instance properties over the
- * annotation over the defaults.
+ * The settings of one rate limit from one source (the annotation, an instance's properties, the defaults, an
+ * operator's override); a null field means "this source does not say". Sources are layered with {@link #orElse}:
+ * instance properties over the annotation over the defaults, an override over the policy in force.
+ *
+ * <p>The burst rule lives here and only here: a burst left unset is the rate ({@link #toPolicy}), so it follows
+ * whatever rate the layers end with ({@link #of}); a burst set by a source stays under a new rate from a layer above;
+ * a tier never takes its limit's burst ({@link #forTier}).
  *
  * @param rate             permits per interval
  * @param interval         the window or refill period
@@ -41,10 +45,30 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
     static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
 
     /**
+     * The settings of a policy already in force, as the layer under an operator's override ({@link LimitOverride}): a
+     * burst equal to the rate is left unset, so that it follows a rate the override changes; a burst of its own stays.
+     */
+    public static LimitSettings of(RateLimitPolicy policy) {
+        ReplicaWait wait = policy.replicaWait();
+        return new LimitSettings(policy.rate(), policy.interval(), policy.algorithm(),
+                policy.burst() == policy.rate() ? null : policy.burst(), policy.scope(), policy.timeSource(),
+                policy.onBackendFailure(), null, null, null, null, wait.replicas(), wait.timeout());
+    }
+
+    /**
+     * The settings of one of this limit's tiers: {@code tier}'s own, then this limit's, except its burst. A tier's
+     * burst is its own (unset, the tier's rate), never the limit's, which was sized for another rate.
+     */
+    public LimitSettings forTier(LimitSettings tier) {
+        return tier.orElse(new LimitSettings(rate, interval, algorithm, null, scope, timeSource, onBackendFailure,
+                null, null, null, null, waitForReplicas, waitForReplicasTimeout));
+    }
+
+    /**
      * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
-     * become a policy, for a limit and each of its tiers alike. An explicit burst of 0 is refused rather than read as
-     * unset (the core's 0): Spring Cloud Gateway's {@code burstCapacity: 0}, which a migration maps onto it, refuses
-     * every request, and no Guard limit does that.
+     * become a policy, for a limit, each of its tiers and an override alike. An explicit burst of 0 is refused rather
+     * than read as unset (the core's 0): Spring Cloud Gateway's {@code burstCapacity: 0}, which a migration maps onto
+     * it, refuses every request, and no Guard limit does that.
      *
      * @throws IllegalArgumentException when the settings make no valid policy
      * @throws NullPointerException     when no rate is set (callers report that first, naming the property)

@@ -16,7 +16,9 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -227,7 +229,8 @@ public final class LiveLimits implements AutoCloseable {
     private void listenAndRefresh() {
         if (!listening) {
             try {
-                store.listen(this::refreshQuietly);
+                Executor own = poller;
+                store.listen(() -> refreshOn(own));
                 listening = true;
             } catch (RuntimeException e) {
                 log.debug("Could not subscribe to rate-limit override messages yet ({}); re-reading every {}",
@@ -235,6 +238,19 @@ public final class LiveLimits implements AutoCloseable {
             }
         }
         refreshQuietly();
+    }
+
+    /**
+     * A re-read on {@code executor}, the poller's thread, never on the thread that heard of the change: the store
+     * calls back on its client's I/O thread (Lettuce's event loop), where a re-read waiting for Redis would hold every
+     * connection of that thread, the limits' own included, until the store timeout (issue 32 item 1).
+     */
+    private void refreshOn(Executor executor) {
+        try {
+            executor.execute(this::refreshQuietly);
+        } catch (RejectedExecutionException e) {
+            log.debug("Not re-reading rate-limit overrides: closed");
+        }
     }
 
     private void refreshQuietly() {

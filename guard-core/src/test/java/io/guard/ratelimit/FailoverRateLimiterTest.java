@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 class FailoverRateLimiterTest {
 
@@ -56,6 +57,8 @@ class FailoverRateLimiterTest {
 
         assertThat(decision.allowed()).isTrue();
         assertThat(decision.limit()).isEqualTo(2);
+        assertThat(decision.counted()).as("nothing was counted: the decision claims no quota").isFalse();
+        assertThat(decision.remaining()).isZero();
         assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
         assertThat(registry.recentEvents("open")).extracting(GuardEvent::type)
                 .containsExactly(GuardEvent.Type.BACKEND_FAILURE);
@@ -71,7 +74,9 @@ class FailoverRateLimiterTest {
         redis.failing(true);
 
         assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
-                .extracting(Decision::allowed).containsExactly(true, true, true);
+                .extracting(Decision::allowed, Decision::counted)
+                .as("FAIL_OPEN counted nothing, LOCAL counted in process")
+                .containsExactly(tuple(true, false), tuple(true, true), tuple(true, true));
         assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
                 .extracting(Decision::allowed).as("the narrow LOCAL limit refuses").containsExactly(true, true, false);
 

@@ -5,6 +5,7 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.State;
 import io.guard.event.GuardEvent;
 import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.time.CallbackTimer;
 import io.guard.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -370,6 +371,35 @@ class FailoverRateLimiterTest {
             throw new AssertionError(e);
         } finally {
             timed.close();
+            realTime.close();
+        }
+    }
+
+    /** As Spring wires it: the application's one timer, whose callbacks already run on threads of their own. */
+    @Test
+    void aCallGivenUpIsAnsweredOnTheSharedTimersCallbackThreadsNotOnANewThreadEach() {
+        CircuitBreakerRegistry realTime = CircuitBreakerRegistry.builder().build();
+        CallbackTimer shared = new CallbackTimer("shared-timer", "shared-callback", 2);
+        FailoverRateLimiter timed = new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
+                realTime.circuitBreaker("timed", FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(20))),
+                clock, shared);
+        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        try {
+            List<String> answeredOn = new CopyOnWriteArrayList<>();
+            List<CompletableFuture<Void>> answers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                answers.add(timed.decide(policy, "k" + i, 1).toCompletableFuture()
+                        .thenAccept(outcome -> answeredOn.add(Thread.currentThread().getName())));
+            }
+            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name).startsWith("shared-callback"));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            timed.close();
+            shared.close();
             realTime.close();
         }
     }

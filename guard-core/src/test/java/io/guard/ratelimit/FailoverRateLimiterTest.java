@@ -350,39 +350,25 @@ class FailoverRateLimiterTest {
      */
     @Test
     void aCallGivenUpIsAnsweredOnAThreadOfGuardsOwnPool() {
-        CircuitBreakerRegistry realTime = CircuitBreakerRegistry.builder().build();
-        FailoverRateLimiter timed = new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
-                realTime.circuitBreaker("timed", FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(20))),
-                clock);
-        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
-                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
-        redis.hanging(true);
-        try {
-            List<String> answeredOn = new CopyOnWriteArrayList<>();
-            List<CompletableFuture<Void>> answers = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                answers.add(timed.decide(policy, "k" + i, 1).toCompletableFuture()
-                        .thenAccept(outcome -> answeredOn.add(Thread.currentThread().getName())));
-            }
-            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-            assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name)
-                    .startsWith(CallDeadlines.ANSWER_THREADS));
-        } catch (Exception e) {
-            throw new AssertionError(e);
-        } finally {
-            timed.close();
-            realTime.close();
-        }
+        assertThat(threadsAnsweringCallsGivenUp(null)).hasSize(3)
+                .allSatisfy(name -> assertThat(name).startsWith(CallDeadlines.ANSWER_THREADS));
     }
 
     /** As Spring wires it: the application's one timer, whose callbacks already run on threads of their own. */
     @Test
     void aCallGivenUpIsAnsweredOnTheSharedTimersCallbackThreadsNotOnANewThreadEach() {
+        try (CallbackTimer shared = new CallbackTimer("shared-timer", "shared-callback", 2)) {
+            assertThat(threadsAnsweringCallsGivenUp(shared)).hasSize(3)
+                    .allSatisfy(name -> assertThat(name).startsWith("shared-callback"));
+        }
+    }
+
+    /** The threads on which three FAIL_OPEN calls given up at a 20 ms timeout are answered (null: its own timer). */
+    private List<String> threadsAnsweringCallsGivenUp(CallbackTimer scheduler) {
         CircuitBreakerRegistry realTime = CircuitBreakerRegistry.builder().build();
-        CallbackTimer shared = new CallbackTimer("shared-timer", "shared-callback", 2);
         FailoverRateLimiter timed = new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
                 realTime.circuitBreaker("timed", FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(20))),
-                clock, shared);
+                clock, scheduler);
         RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
                 Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
         redis.hanging(true);
@@ -394,12 +380,11 @@ class FailoverRateLimiterTest {
                         .thenAccept(outcome -> answeredOn.add(Thread.currentThread().getName())));
             }
             CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-            assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name).startsWith("shared-callback"));
+            return answeredOn;
         } catch (Exception e) {
             throw new AssertionError(e);
         } finally {
             timed.close();
-            shared.close();
             realTime.close();
         }
     }

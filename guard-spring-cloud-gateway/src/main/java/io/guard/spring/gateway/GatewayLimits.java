@@ -4,7 +4,7 @@ import io.guard.spring.observation.DecisionObservation;
 import io.guard.spring.observation.GuardObservations;
 import io.micrometer.observation.Observation;
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.aop.Limiting;
+import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.AnnotationSite;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardExpressionParser;

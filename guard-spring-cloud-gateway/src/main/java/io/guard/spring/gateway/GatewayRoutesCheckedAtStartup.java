@@ -1,6 +1,6 @@
 package io.guard.spring.gateway;
 
-import io.guard.spring.autoconfigure.GuardPropertiesException;
+import io.guard.spring.autoconfigure.report.GuardPropertiesException;
 import io.guard.spring.method.GuardAnnotationException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;

@@ -1,6 +1,6 @@
 package io.guard.spring.gateway;
 
-import io.guard.spring.autoconfigure.GuardPropertiesException;
+import io.guard.spring.autoconfigure.report.GuardPropertiesException;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.LimitRequest;
 import io.guard.spring.request.CurrentRequest;
 
 import java.util.List;

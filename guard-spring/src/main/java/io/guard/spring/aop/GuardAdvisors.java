@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.Limiting;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.observation.GuardObservations;

@@ -1,5 +1,7 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.LimitRequest;
+import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.GuardedMethod;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.LimitSpec;

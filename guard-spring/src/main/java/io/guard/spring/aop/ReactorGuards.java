@@ -1,5 +1,7 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.LimitRequest;
+import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.ReturnKind;
 import io.guard.spring.observation.BreakerObservation;
 import io.guard.spring.observation.CircuitBreakerObservationContext;

@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.PropertyMistakes;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.spring.breaker.ResultRecordedAsFailureException;
 
@@ -14,8 +15,10 @@ import java.util.function.Consumer;
  * Turns {@code guard.circuit-breaker.*} into core configurations: the defaults over Resilience4j's defaults, each
  * instance over the defaults. The values are checked before (see {@link PropertyMistakes}, which builds them the same
  * way), so every one that the core rejects stops start-up, all in one report, before these run.
+ *
+ * <p>Internal: public for the start-up report, which builds them the same way; not an API.
  */
-final class CircuitBreakerConfigs {
+public final class CircuitBreakerConfigs {
 
     private CircuitBreakerConfigs() {
     }
@@ -38,7 +41,8 @@ final class CircuitBreakerConfigs {
      * @param base      the configuration {@code p} refines (Resilience4j's defaults, or the built defaults)
      * @param inherited the properties {@code base} was built from, for settings that only make sense together
      */
-    static CircuitBreakerConfig build(CircuitBreakerConfig base, BreakerProperties p, BreakerProperties inherited) {
+    public static CircuitBreakerConfig build(CircuitBreakerConfig base, BreakerProperties p,
+                                             BreakerProperties inherited) {
         CircuitBreakerConfig.Builder b = base.toBuilder();
         set(p.getFailureRateThreshold(), b::failureRateThreshold);
         set(p.getSlowCallRateThreshold(), b::slowCallRateThreshold);

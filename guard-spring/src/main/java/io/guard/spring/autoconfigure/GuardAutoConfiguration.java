@@ -1,5 +1,9 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.redis.GuardRateLimiterBackendConfiguration;
+import io.guard.spring.autoconfigure.redis.GuardRedissonClientConfiguration;
+import io.guard.spring.autoconfigure.report.GuardPropertiesCheck;
+import io.guard.spring.autoconfigure.report.UnusedInstancesWarning;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;

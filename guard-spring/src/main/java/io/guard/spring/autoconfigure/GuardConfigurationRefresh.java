@@ -1,5 +1,7 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.GuardPropertiesCheck;
+import io.guard.spring.autoconfigure.report.PropertyMistakes;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardedMethods.ResolvedLimit;

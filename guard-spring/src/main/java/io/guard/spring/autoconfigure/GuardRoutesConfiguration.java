@@ -1,5 +1,8 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.GuardPropertiesCheck;
+import io.guard.spring.autoconfigure.report.GuardPropertiesException;
+import io.guard.spring.autoconfigure.report.PropertyMistakes;
 import io.guard.spring.observation.GuardObservations;
 import org.springframework.beans.factory.ObjectProvider;
 import io.guard.ratelimit.RateLimiterRegistry;
@@ -33,11 +36,13 @@ import java.util.stream.Collectors;
 /**
  * Limits by URL pattern ({@code guard.rate-limit.routes}): checked at start-up, all mistakes in one report, and
  * applied by a servlet filter (Spring MVC) or a web filter (WebFlux). Nothing of it exists without a route.
+ *
+ * <p>Internal: public for the start-up report, which checks the routes with every other value; not an API.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication
 @Conditional(GuardRoutesConfiguration.RoutesConfigured.class)
-class GuardRoutesConfiguration {
+public class GuardRoutesConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
@@ -69,7 +74,8 @@ class GuardRoutesConfiguration {
      *
      * @param origin where a property was written ({@code " [from ...]"}), or an empty string
      */
-    static PropertyMistakes.Mistake mistake(List<GuardAnnotationException> problems, UnaryOperator<String> origin) {
+    public static PropertyMistakes.Mistake mistake(List<GuardAnnotationException> problems,
+                                                   UnaryOperator<String> origin) {
         String lines = problems.stream()
                 .map(p -> "\n - " + p.element() + "." + p.attribute() + ": '" + p.value() + "' " + p.problem()
                         + origin.apply(p.element() + "." + p.attribute()))

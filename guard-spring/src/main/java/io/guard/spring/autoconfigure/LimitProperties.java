@@ -48,7 +48,7 @@ public class LimitProperties extends TierProperties {
     private Duration waitForReplicasTimeout;
 
     @Override
-    LimitSettings toSettings() {
+    public LimitSettings toSettings() {
         return new LimitSettings(getRate(), getInterval(), getAlgorithm(), getBurst(), scope, timeSource,
                 onBackendFailure, timeout, message, httpHeaders, shadow, waitForReplicas, waitForReplicasTimeout);
     }

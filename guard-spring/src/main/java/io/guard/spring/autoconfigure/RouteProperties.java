@@ -24,7 +24,7 @@ public class RouteProperties {
     /** Permits each matching request takes (default 1). */
     private long permits = 1;
 
-    RouteDefinition toDefinition() {
+    public RouteDefinition toDefinition() {
         return new RouteDefinition(name, paths, methods, key, permits);
     }
 

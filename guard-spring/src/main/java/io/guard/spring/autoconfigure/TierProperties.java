@@ -24,7 +24,7 @@ public class TierProperties {
     /** TOKEN_BUCKET only: the most permits that can be taken at once (default: rate). */
     private Long burst;
 
-    LimitSettings toSettings() {
+    public LimitSettings toSettings() {
         return new LimitSettings(rate, interval, algorithm, burst, null, null, null, null, null, null, null, null,
                 null);
     }

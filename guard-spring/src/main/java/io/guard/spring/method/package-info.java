@@ -7,6 +7,6 @@
  *
  * <p>Public API: {@code GuardAnnotationException} (what a failed start-up reports) and
  * {@link io.guard.spring.method.GuardExpressionRoot} ({@code #root} in expressions). The other public types are
- * internal: public only for Guard's {@code aop}, {@code routes} and {@code autoconfigure} packages.
+ * internal: public only for Guard's {@code aop}, {@code ratelimit}, {@code routes} and {@code autoconfigure} packages.
  */
 package io.guard.spring.method;

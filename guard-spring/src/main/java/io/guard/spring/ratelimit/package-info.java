@@ -5,7 +5,8 @@
  * io.guard.spring.ratelimit.InvalidPermitsException}) and call ({@link io.guard.spring.ratelimit.RateLimitQuotas}),
  * plus the settings a limit is configured with ({@link io.guard.spring.ratelimit.LimitSettings}, {@link
  * io.guard.spring.ratelimit.LimitTiers}, {@link io.guard.spring.ratelimit.MissingKeyPolicy}) and the limits changed at
- * run time ({@link io.guard.spring.ratelimit.LiveLimits}, {@link io.guard.spring.ratelimit.LimitOverride}).
+ * run time ({@link io.guard.spring.ratelimit.LiveLimits}, {@link io.guard.spring.ratelimit.LimitOverride}), and the
+ * decision every entry shares ({@link io.guard.spring.ratelimit.Limiting}: the advisor, route limits, the gateway).
  *
  * <p>Public API: the exceptions, {@code RateLimitQuotas} and the settings types are what applications use. The
  * decision sinks ({@link io.guard.spring.ratelimit.RateLimitDecisionSink}) connect the aspect to the HTTP layer's

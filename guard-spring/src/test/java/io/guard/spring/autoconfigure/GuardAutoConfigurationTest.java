@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.StartupReports;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.spring.method.GuardedMethods;
@@ -98,7 +99,7 @@ class GuardAutoConfigurationTest {
         runner.withPropertyValues("guard.circuit-breaker.instances.payment.failure-rate-threshold=150")
                 .run(context -> {
                     assertThat(context).hasFailed();
-                    var analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+                    var analysis = StartupReports.ofProperties(context.getStartupFailure());
                     assertThat(analysis.getDescription()).startsWith("guard.circuit-breaker.instances.payment"
                             + ".failure-rate-threshold=150: failure-rate-threshold must be in (0, 100] but was 150.0");
                 });

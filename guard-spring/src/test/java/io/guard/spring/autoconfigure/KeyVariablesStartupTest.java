@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.StartupReports;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.key.RateLimitKeyResolver;
 import org.junit.jupiter.api.Test;
@@ -111,7 +112,7 @@ class KeyVariablesStartupTest {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.run(context -> {
             assertThat(context).hasFailed();
-            analysis[0] = new GuardAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+            analysis[0] = StartupReports.ofAnnotations(context.getStartupFailure());
         });
         assertThat(analysis[0]).as("analysis of the start-up failure").isNotNull();
         return analysis[0];

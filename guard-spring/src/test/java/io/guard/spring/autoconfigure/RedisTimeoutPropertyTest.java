@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.StartupReports;
 import io.guard.breaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +58,7 @@ class RedisTimeoutPropertyTest {
     void aTimeoutThatIsNotPositiveStopsStartUpNamingThePropertyAndTheValue(String timeout) {
         runner.withPropertyValues("guard.rate-limit.redis.timeout=" + timeout).run(context -> {
             assertThat(context).hasFailed();
-            FailureAnalysis analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+            FailureAnalysis analysis = StartupReports.ofProperties(context.getStartupFailure());
             assertThat(analysis).isNotNull();
             String value = timeout.equals("0") ? "PT0S" : "PT-1S";
             assertThat(analysis.getDescription()).isEqualTo("guard.rate-limit.redis.timeout: is '" + value

@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.StartupReports;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.web.GuardRouteFilter;
@@ -38,7 +39,7 @@ class RouteConfigurationTest {
                 "guard.rate-limit.routes[3].permits=11"
         ).run(context -> {
             assertThat(context).hasFailed();
-            FailureAnalysis analysis = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
+            FailureAnalysis analysis = StartupReports.ofProperties(context.getStartupFailure());
             assertThat(analysis).isNotNull();
             assertThat(analysis.getDescription())
                     .startsWith("guard.rate-limit.routes: 9 mistakes in the routes:")

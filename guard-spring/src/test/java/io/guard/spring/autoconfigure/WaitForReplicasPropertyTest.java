@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure;
 
+import io.guard.spring.autoconfigure.report.StartupReports;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.ratelimit.ReplicaWait;
 import io.guard.spring.annotation.RateLimit;
@@ -63,8 +64,7 @@ class WaitForReplicasPropertyTest {
                 "guard.rate-limit.instances.search.wait-for-replicas-timeout=0ms",
                 "guard.rate-limit.defaults.wait-for-replicas-timeout=300ms").run(context -> {
                     assertThat(context).hasFailed();
-                    FailureAnalysis analysis = new GuardPropertiesFailureAnalyzer()
-                            .analyze(context.getStartupFailure());
+                    FailureAnalysis analysis = StartupReports.ofProperties(context.getStartupFailure());
                     assertThat(analysis).isNotNull();
                     assertThat(analysis.getDescription()).startsWith("3 Guard property values cannot work:")
                             .contains("guard.rate-limit.instances.payments.wait-for-replicas=-1: "

@@ -9,6 +9,7 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.lease.LeaseSource.Unused;
+import io.guard.time.CallbackTimer;
 import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
 
@@ -56,12 +57,14 @@ public final class LeasingRateLimiter implements RateLimiter {
     private final long maxLifetimeNanos;
     private final LeaseSlots slots;
     private final LeaseReturns returns;
+    private final CallbackTimer ownTimer;
 
     /**
      * @param exact     decides every call no lease answers (usually the {@code RedisRateLimiter} the source belongs to)
      * @param source    takes and gives back leases
      * @param sizes     the lease size of each limit by name ({@link LeaseSize#OFF}, or {@code null}, for exact)
-     * @param scheduler runs each lease's expiry, which gives its unused permits back
+     * @param scheduler runs each lease's expiry, which gives its unused permits back; {@code null}: a timer thread of
+     *                  its own, started on first use and stopped by {@link #close()}
      */
     public LeasingRateLimiter(RateLimiter exact, LeaseSource source, Function<String, LeaseSize> sizes,
                               Scheduler scheduler) {
@@ -84,7 +87,8 @@ public final class LeasingRateLimiter implements RateLimiter {
         }
         this.maxLifetimeNanos = maxLifetime.toNanos();
         this.slots = new LeaseSlots(maxKeys, maxLifetimeNanos);
-        this.returns = new LeaseReturns(source, scheduler, clock);
+        this.ownTimer = scheduler == null ? new CallbackTimer("guard-lease-expiry", "guard-lease-return", 1) : null;
+        this.returns = new LeaseReturns(source, scheduler == null ? ownTimer : scheduler, clock);
         source.onRevoke(this::revoke);
     }
 
@@ -286,6 +290,9 @@ public final class LeasingRateLimiter implements RateLimiter {
         try {
             returns.giveBackAll(slots, CLOSE_WAIT_MILLIS);
         } finally {
+            if (ownTimer != null) {
+                ownTimer.close();
+            }
             exact.close();
         }
     }

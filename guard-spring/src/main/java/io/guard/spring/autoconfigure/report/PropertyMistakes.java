@@ -116,6 +116,7 @@ public final class PropertyMistakes {
                 new RateLimitPolicy(limiter, orElse(settings.algorithm(), Algorithm.SLIDING_LOG),
                         orElse(settings.rate(), 1L), orElse(settings.interval(), Duration.ofSeconds(1)),
                         orElse(settings.burst(), 0L), null, null, null, settings.replicaWait());
+                settings.leaseSize();
             } catch (IllegalArgumentException e) {
                 found.add(new Mistake(prefix + "." + name, value,
                         e.getMessage().replace("rate limiter '" + limiter + "': ", "")));

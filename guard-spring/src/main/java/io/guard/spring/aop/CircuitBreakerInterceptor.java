@@ -3,6 +3,7 @@ package io.guard.spring.aop;
 import io.guard.spring.method.GuardEvaluationContexts;
 import io.guard.spring.method.GuardedMethod;
 import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.method.ReturnKind;
 import io.guard.spring.observation.BreakerObservation;
 import io.guard.spring.observation.GuardObservations;
 import io.micrometer.observation.Observation;
@@ -20,6 +21,7 @@ import java.util.function.Supplier;
  * they complete, not when the method returns. With a breaker timeout, an asynchronous call still running when it
  * passes is answered by the fallback (or fails with a {@code TimeoutException}) and its stage is cancelled. A caller
  * that cancels the future it got cancels the method's own and gives back the breaker's and the bulkhead's permits.
+ * Kotlin suspend functions are guarded as Monos (see {@link ReturnKind}), Flows as Fluxes.
  */
 final class CircuitBreakerInterceptor implements MethodInterceptor {
 
@@ -62,6 +64,10 @@ final class CircuitBreakerInterceptor implements MethodInterceptor {
                     () -> new BreakerCall(guarded, target, targetClass, args, contexts),
                     Invocations.repeatable(invocation),
                     observing == null ? null : parent -> observing.breakerCall(guarded, (Observation) parent));
+            case FLOW -> Flows.flow(reactive.protect(ReturnKind.FLUX,
+                    () -> new BreakerCall(guarded, target, targetClass, args, contexts),
+                    Flows.publishing(Invocations.repeatable(invocation)),
+                    observing == null ? null : parent -> observing.breakerCall(guarded, (Observation) parent)));
         };
     }
 

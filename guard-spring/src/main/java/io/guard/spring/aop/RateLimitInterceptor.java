@@ -5,6 +5,7 @@ import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.GuardedMethod;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.LimitSpec;
+import io.guard.spring.method.ReturnKind;
 import io.guard.spring.observation.DecisionObservation;
 import io.guard.spring.observation.GuardObservations;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
@@ -106,15 +107,19 @@ final class RateLimitInterceptor implements MethodInterceptor {
                 end(observed, null);
                 yield invocation.proceed();
             }
-            case MONO, FLUX -> {
+            case MONO, FLUX, FLOW -> {
                 Function<CurrentRequest, List<LimitRequest>> requests = request -> limiting.requests(guarded.limits(),
                         args, () -> methods.contexts().forLimits(guarded.method(), args, target, targetClass, request));
+                boolean flow = guarded.returnKind() == ReturnKind.FLOW;
                 // A servlet request is bound to this thread, so it is taken now; a WebFlux exchange only shows in
                 // the subscription's context.
-                yield reactive.limit(guarded.returnKind(), limiting, new DeferredRequests(requests,
-                                CurrentRequests.ofCallingThread(), readsPrincipal(guarded.limits())),
-                        sink, new RefusedCall(guarded, target, args), Invocations.repeatable(invocation),
+                Object limited = reactive.limit(flow ? ReturnKind.FLUX : guarded.returnKind(), limiting,
+                        new DeferredRequests(requests, CurrentRequests.ofCallingThread(),
+                                readsPrincipal(guarded.limits())),
+                        sink, new RefusedCall(guarded, target, args),
+                        flow ? Flows.publishing(Invocations.repeatable(invocation)) : Invocations.repeatable(invocation),
                         observing == null ? null : parent -> observing.decision(guarded, (Observation) parent));
+                yield flow ? Flows.flow(limited) : limited;
             }
         };
     }

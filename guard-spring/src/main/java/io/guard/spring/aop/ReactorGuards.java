@@ -82,11 +82,9 @@ final class ReactorGuards implements ReactiveGuards {
     }
 
     /** The fallback's publisher for a refusal, or the refusal itself when the limit has no fallback. */
-    @SuppressWarnings("unchecked")
     private static Publisher<Object> answer(RefusedCall refused, RateLimitExceededException refusal) {
         try {
-            Object fallback = refused.answer(refusal);
-            return fallback == null ? Mono.empty() : (Publisher<Object>) fallback;
+            return asPublisher(refused.answer(refusal));
         } catch (Throwable failure) {
             return Mono.error(failure);
         }
@@ -166,14 +164,27 @@ final class ReactorGuards implements ReactiveGuards {
     }
 
     /** The fallback's publisher for {@code error}, or the error itself when there is no fallback for it. */
-    @SuppressWarnings("unchecked")
     private static Publisher<Object> recover(BreakerCall breaker, Throwable error, boolean eligible) {
         try {
-            Object fallback = breaker.recover(error, eligible);
-            return fallback == null ? Mono.empty() : (Publisher<Object>) fallback;
+            return asPublisher(breaker.recover(error, eligible));
         } catch (Throwable failure) {
             return Mono.error(failure);
         }
+    }
+
+    /**
+     * A fallback's answer as a publisher: a Kotlin {@code Flow} adapted, and the plain value of a fallback that a
+     * suspend function may declare without suspending.
+     */
+    @SuppressWarnings("unchecked")
+    private static Publisher<Object> asPublisher(Object answer) {
+        if (answer == null) {
+            return Mono.empty();
+        }
+        if (answer instanceof Publisher<?> publisher) {
+            return (Publisher<Object>) publisher;
+        }
+        return Flows.isFlow(answer) ? (Publisher<Object>) Flows.publisher(answer) : Mono.just(answer);
     }
 
     /** The method's publisher; an exception thrown while assembling it becomes an error signal. */

@@ -30,25 +30,37 @@ public final class FallbackMethods {
         ERROR
     }
 
-    /** One usable overload. */
-    public record Fallback(Method method, Shape shape) {
+    /**
+     * One usable overload.
+     *
+     * @param callerSuspends whether the protected method is a Kotlin suspend function: its last argument is then its
+     *                       {@code Continuation}, which the fallback's shape does not count
+     */
+    public record Fallback(Method method, Shape shape, boolean callerSuspends) {
 
         Class<?> errorType() {
-            return shape == Shape.ARGS ? Throwable.class
-                    : method.getParameterTypes()[method.getParameterCount() - 1];
+            Class<?>[] parameters = Coroutines.parameterTypes(method);
+            return shape == Shape.ARGS ? Throwable.class : parameters[parameters.length - 1];
         }
 
-        /** Calls the fallback on {@code target}; an exception it throws propagates as it is. */
+        /**
+         * Calls the fallback on {@code target}; an exception it throws propagates as it is. A {@code suspend}
+         * fallback answers a {@code Mono} of its result, run in the coroutine context of the call it answers.
+         */
         public Object invoke(Object target, Object[] args, Throwable error) throws Throwable {
+            Object[] callArgs = callerSuspends ? Arrays.copyOf(args, args.length - 1) : args;
             Object[] fallbackArgs = switch (shape) {
-                case ARGS -> args;
+                case ARGS -> callArgs;
                 case ERROR -> new Object[] {error};
                 case ARGS_AND_ERROR -> {
-                    Object[] extended = Arrays.copyOf(args, args.length + 1);
-                    extended[args.length] = error;
+                    Object[] extended = Arrays.copyOf(callArgs, callArgs.length + 1);
+                    extended[callArgs.length] = error;
                     yield extended;
                 }
             };
+            if (callerSuspends && Coroutines.isSuspending(method)) {
+                return SuspendingFallback.invoke(method, target, fallbackArgs, args[args.length - 1]);
+            }
             try {
                 return method.invoke(target, fallbackArgs);
             } catch (InvocationTargetException e) {

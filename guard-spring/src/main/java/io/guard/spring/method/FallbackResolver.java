@@ -2,7 +2,6 @@ package io.guard.spring.method;
 
 import io.guard.spring.method.FallbackMethods.Fallback;
 import io.guard.spring.method.FallbackMethods.Shape;
-import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -53,21 +52,23 @@ final class FallbackResolver {
         List<Fallback> typed = new ArrayList<>();
         Fallback untyped = null;
         List<Method> misfits = new ArrayList<>();
+        boolean suspends = Coroutines.isSuspending(method);
         for (Method candidate : candidates(site.type(), name)) {
             Shape shape = shape(method, candidate, error);
             if (shape == null || !returnFits(method, candidate)) {
                 misfits.add(candidate);
             } else if (shape == Shape.ARGS) {
-                untyped = new Fallback(accessible(candidate), shape);
+                untyped = new Fallback(accessible(candidate), shape, suspends);
             } else {
-                typed.add(new Fallback(accessible(candidate), shape));
+                typed.add(new Fallback(accessible(candidate), shape, suspends));
             }
         }
         if (typed.isEmpty() && untyped == null) {
             throw site.error("fallbackMethod", name, misfits.isEmpty()
                             ? "names no method of " + site.type().getSimpleName()
                             : "has no overload that fits; found " + describe(misfits),
-                    "Declare one of: " + expected(method, name, error) + " in " + site.type().getSimpleName() + ".");
+                    "Declare one of: " + (suspends ? KotlinFallbackSignatures.expected(method, name, error.type(),
+                            error.narrowing()) : expected(method, name, error)) + " in " + site.type().getSimpleName() + ".");
         }
         return new FallbackMethods(name, typed, untyped);
     }
@@ -79,10 +80,17 @@ final class FallbackResolver {
         return found;
     }
 
-    /** How {@code candidate} takes its arguments, or null when its parameters fit no shape. */
+    /**
+     * How {@code candidate} takes its arguments, or null when its parameters fit no shape. Parameters count as
+     * Kotlin declares them: a suspend function's {@code Continuation} is not one, and only a suspend function may
+     * have a suspend fallback (nothing else could wait for it).
+     */
     private static Shape shape(Method method, Method candidate, ErrorParameter error) {
-        Class<?>[] wanted = method.getParameterTypes();
-        Class<?>[] offered = candidate.getParameterTypes();
+        if (Coroutines.isSuspending(candidate) && !Coroutines.isSuspending(method)) {
+            return null;
+        }
+        Class<?>[] wanted = Coroutines.parameterTypes(method);
+        Class<?>[] offered = Coroutines.parameterTypes(candidate);
         if (offered.length == wanted.length && accepts(offered, wanted)) {
             return Shape.ARGS;
         }
@@ -104,16 +112,19 @@ final class FallbackResolver {
         return true;
     }
 
+    /** Return types as Kotlin declares them: a suspend function's, not the {@code Object} Java sees. */
     private static boolean returnFits(Method method, Method candidate) {
-        if (method.getReturnType() == void.class) {
-            return candidate.getReturnType() == void.class;
+        Class<?> wanted = Coroutines.returnType(method);
+        Class<?> offered = Coroutines.returnType(candidate);
+        if (wanted == void.class) {
+            return offered == void.class;
         }
-        if (!ClassUtils.isAssignable(method.getReturnType(), candidate.getReturnType())) {
+        if (!ClassUtils.isAssignable(wanted, offered)) {
             return false;
         }
         // Generics too: a CompletionStage<Integer> fallback does not fit a CompletionStage<String> method.
-        return method.getReturnType().isPrimitive() || ResolvableType.forMethodReturnType(method)
-                .isAssignableFrom(ResolvableType.forMethodReturnType(candidate));
+        return wanted.isPrimitive() || Coroutines.genericReturnType(method)
+                .isAssignableFrom(Coroutines.genericReturnType(candidate));
     }
 
     private static Method accessible(Method candidate) {

@@ -54,7 +54,19 @@ final class GuardedMethodFactory {
         if (limitSpecs.isEmpty() && breaker == null) {
             return GuardedMethod.NONE;
         }
-        return new GuardedMethod(specific, limitSpecs, breaker, ReturnKind.of(specific.getReturnType()));
+        ReturnKind kind = ReturnKind.of(specific);
+        boolean suspending = Coroutines.isSuspending(specific);
+        if (suspending || kind == ReturnKind.FLOW) {
+            String missing = Coroutines.missingSupport(targetClass.getClassLoader(), suspending);
+            if (missing != null) {
+                throw new AnnotationSite(breaker != null ? "CircuitBreaker" : "RateLimit", targetClass, specific)
+                        .error("method", specific.getName(), (suspending ? "is a suspend function"
+                                        : "returns a Flow") + ", which Guard guards only with " + missing
+                                        + " on the class path (Spring's proxies need it too)",
+                                "Add " + missing + " to the application's dependencies.");
+            }
+        }
+        return new GuardedMethod(specific, limitSpecs, breaker, kind);
     }
 
     private List<LimitSpec> limitSpecs(Method method, Method specific, Class<?> targetClass, boolean classLevel) {

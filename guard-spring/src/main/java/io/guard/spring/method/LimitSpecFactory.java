@@ -165,12 +165,10 @@ public final class LimitSpecFactory {
         return new TierSpec(expression, Map.copyOf(byLowerCase), defaultPolicy);
     }
 
-    /** A tier's burst is its own (default: its rate), never the limit's, which was sized for another rate. */
+    /** A tier's policy: its settings over the limit's ({@link LimitSettings#forTier}: never the limit's burst). */
     private static RateLimitPolicy tierPolicy(String name, LimitSettings tier, LimitSettings limit, String property,
                                               AnnotationSite site) {
-        LimitSettings settings = tier.orElse(new LimitSettings(limit.rate(), limit.interval(), limit.algorithm(),
-                null, limit.scope(), limit.timeSource(), limit.onBackendFailure(), null, null, null, null,
-                limit.waitForReplicas(), limit.waitForReplicasTimeout(), limit.lease()));
+        LimitSettings settings = limit.forTier(tier);
         if (settings.rate() == null) {
             throw site.error("tier", property, "has no rate, nor does the limit (annotation, instance or defaults)",
                     "Set " + property + ".rate.");

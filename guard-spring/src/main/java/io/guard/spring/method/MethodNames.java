@@ -14,9 +14,12 @@ final class MethodNames {
         return type.getSimpleName() + "." + signature(method);
     }
 
-    /** {@code submit(long, OrderRequest)}: the name and the simple names of the parameter types. */
+    /**
+     * {@code submit(long, OrderRequest)}: the name and the simple names of the parameter types, as the source
+     * declares them (a Kotlin suspend function without its {@code Continuation}).
+     */
     static String signature(Method method) {
-        return method.getName() + Arrays.stream(method.getParameterTypes())
+        return method.getName() + Arrays.stream(Coroutines.parameterTypes(method))
                 .map(Class::getSimpleName)
                 .collect(Collectors.joining(", ", "(", ")"));
     }

@@ -47,13 +47,10 @@ public class CircuitBreakerObservationContext extends Observation.Context {
     private Duration retryAfter;
 
     /**
-     * @param method  the guarded method
-     * @param breaker the breaker's name
+     * @param method     the guarded method
+     * @param methodName the method as tags name it
+     * @param breaker    the breaker's name
      */
-    public CircuitBreakerObservationContext(Method method, String breaker) {
-        this(method, GuardObservations.describe(method), breaker);
-    }
-
     CircuitBreakerObservationContext(Method method, String methodName, String breaker) {
         this.method = method;
         this.methodName = methodName;

@@ -24,14 +24,18 @@ import java.util.Map;
 public record LimitOverride(Long rate, Duration interval, Algorithm algorithm, Boolean shadow, String source,
                             Instant at) {
 
-    /** The configured policy with this override's fields in place; validated like any policy. */
+    /** The fields this override sets, as a layer of settings; the others do not say. */
+    LimitSettings patch() {
+        return new LimitSettings(rate, interval, algorithm, null, null, null, null, null, null, null, shadow, null,
+                null, null);
+    }
+
+    /**
+     * The configured policy with this override's fields in place (the burst as {@link LimitSettings} layers it);
+     * validated like any policy.
+     */
     RateLimitPolicy applyTo(RateLimitPolicy configured) {
-        long newRate = rate != null ? rate : configured.rate();
-        // A burst left at its default (the rate) follows the new rate; a configured burst stays.
-        long burst = configured.burst() == configured.rate() ? 0 : configured.burst();
-        return new RateLimitPolicy(configured.name(), algorithm != null ? algorithm : configured.algorithm(), newRate,
-                interval != null ? interval : configured.interval(), burst, configured.scope(),
-                configured.timeSource(), configured.onBackendFailure(), configured.replicaWait());
+        return patch().orElse(LimitSettings.of(configured)).toPolicy(configured.name());
     }
 
     String encode() {

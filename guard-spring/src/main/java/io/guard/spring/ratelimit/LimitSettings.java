@@ -11,9 +11,13 @@ import io.guard.ratelimit.lease.LeaseSize;
 import java.time.Duration;
 
 /**
- * The settings of one rate limit from one source (the annotation, an instance's properties, the defaults); a null
- * field means "this source does not say". Sources are layered with {@link #orElse}: instance properties over the
- * annotation over the defaults.
+ * The settings of one rate limit from one source (the annotation, an instance's properties, the defaults, an
+ * operator's override); a null field means "this source does not say". Sources are layered with {@link #orElse}:
+ * instance properties over the annotation over the defaults, an override over the policy in force.
+ *
+ * <p>The burst rule lives here and only here: a burst left unset is the rate ({@link #toPolicy}), so it follows
+ * whatever rate the layers end with ({@link #of}); a burst set by a source stays under a new rate from a layer above;
+ * a tier never takes its limit's burst ({@link #forTier}).
  *
  * @param rate             permits per interval
  * @param interval         the window or refill period
@@ -43,8 +47,28 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
     static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
 
     /**
+     * The settings of a policy already in force, as the layer under an operator's override ({@link LimitOverride}): a
+     * burst equal to the rate is left unset, so that it follows a rate the override changes; a burst of its own stays.
+     */
+    public static LimitSettings of(RateLimitPolicy policy) {
+        ReplicaWait wait = policy.replicaWait();
+        return new LimitSettings(policy.rate(), policy.interval(), policy.algorithm(),
+                policy.burst() == policy.rate() ? null : policy.burst(), policy.scope(), policy.timeSource(),
+                policy.onBackendFailure(), null, null, null, null, wait.replicas(), wait.timeout(), null);
+    }
+
+    /**
+     * The settings of one of this limit's tiers: {@code tier}'s own, then this limit's, except its burst. A tier's
+     * burst is its own (unset, the tier's rate), never the limit's, which was sized for another rate.
+     */
+    public LimitSettings forTier(LimitSettings tier) {
+        return tier.orElse(new LimitSettings(rate, interval, algorithm, null, scope, timeSource, onBackendFailure,
+                null, null, null, null, waitForReplicas, waitForReplicasTimeout, lease));
+    }
+
+    /**
      * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
-     * become a policy, for a limit and each of its tiers alike.
+     * become a policy, for a limit, each of its tiers and an override alike.
      *
      * @throws IllegalArgumentException when the settings make no valid policy
      * @throws NullPointerException     when no rate is set (callers report that first, naming the property)

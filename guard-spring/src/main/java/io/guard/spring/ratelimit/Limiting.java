@@ -85,8 +85,8 @@ public final class Limiting {
                 RateLimitPolicy policy = limit == null ? resolved : limit.policy();
                 boolean shadow = live == null ? spec.shadow() : live.shadow(name, spec.shadow());
                 Expression permits = spec.permitsExpression();
-                requests.add(new LimitRequest(spec, policy, limit, key(spec, context, args),
-                        permits == null ? spec.permits() : permits(spec, permits, policy, context), shadow));
+                requests.add(new LimitRequest(spec, new RateLimitRequest(policy, key(spec, context, args),
+                        permits == null ? spec.permits() : permits(spec, permits, policy, context)), limit, shadow));
             }
         }
         return requests;
@@ -168,8 +168,8 @@ public final class Limiting {
     public void acquire(List<LimitRequest> requests, RateLimitDecisionSink sink) {
         List<LimitRequest> group = requests.size() < 2 ? List.of() : enforced(requests); // a group: several limits
         if (group.size() > 1) {
-            check(group, join(limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))),
-                    sink);
+            List<RateLimitRequest> each = group.stream().map(LimitRequest::request).toList();
+            check(group, join(limiter.acquireAll(each, waitsFor(group))), sink);
             requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
         for (LimitRequest request : requests) {
@@ -190,7 +190,7 @@ public final class Limiting {
         CompletionStage<Void> chain = CompletableFuture.completedFuture(null);
         List<LimitRequest> group = enforced(requests);
         if (group.size() > 1) {
-            chain = limiter.acquireAll(group.stream().map(Limiting::request).toList(), waitsFor(group))
+            chain = limiter.acquireAll(group.stream().map(LimitRequest::request).toList(), waitsFor(group))
                     .thenAccept(decisions -> check(group, decisions, sink));
             requests = requests.stream().filter(LimitRequest::shadow).toList();
         }
@@ -216,10 +216,6 @@ public final class Limiting {
      */
     private static List<LimitRequest> enforced(List<LimitRequest> requests) {
         return requests.size() < 2 ? List.of() : requests.stream().filter(request -> !request.shadow()).toList();
-    }
-
-    private static RateLimitRequest request(LimitRequest request) {
-        return new RateLimitRequest(request.policy(), request.key(), request.permits());
     }
 
     /** A group waits as long as its most impatient limit allows: a limit without a timeout never waits. */

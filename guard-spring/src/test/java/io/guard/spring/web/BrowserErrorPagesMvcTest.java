@@ -8,13 +8,13 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -30,13 +30,10 @@ import java.util.function.Consumer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Browsers get the application's error page for a refusal, as for its other errors, with Retry-After and the
- * RateLimit fields; API clients keep the problem detail. Runs a real Tomcat: the error page is rendered on the
- * container's error dispatch, which MockMvc does not perform.
+ * {@link BrowserErrorPagesContract} on Spring MVC. Runs a real Tomcat: the error page is rendered on the container's
+ * error dispatch, which MockMvc does not perform.
  */
-class BrowserErrorPagesMvcTest {
-
-    private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+class BrowserErrorPagesMvcTest extends BrowserErrorPagesContract {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfigs(value = {"TomcatServletWebServerAutoConfiguration|ServletWebServerFactoryAutoConfiguration",
@@ -91,7 +88,8 @@ class BrowserErrorPagesMvcTest {
         }
     }
 
-    private static void withApplication(Consumer<Client> test, String... properties) {
+    @Override
+    void withApplication(Consumer<Pages> test, String... properties) {
         try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
                 .web(WebApplicationType.SERVLET)
                 .properties("server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
@@ -107,12 +105,24 @@ class BrowserErrorPagesMvcTest {
         }
     }
 
-    record Client(int port) {
-        HttpResponse<String> get(String path, String accept) {
+    /** The method's own exception, answered by Spring Boot's error handling. */
+    @Override
+    void assertFailureBeforeTheBreakerOpens(Exchange failure) {
+        assertThat(failure.status()).isEqualTo(500);
+    }
+
+    /** Real HTTP to the real Tomcat, read into an {@link Exchange}. */
+    record Client(int port) implements Pages {
+        @Override
+        public Exchange get(String path, String accept) {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .timeout(Duration.ofSeconds(30)).header("Accept", accept).GET().build();
             try {
-                return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = HttpClient.newHttpClient().send(request,
+                        HttpResponse.BodyHandlers.ofString());
+                HttpHeaders headers = new HttpHeaders();
+                response.headers().map().forEach(headers::addAll);
+                return new Exchange(response.statusCode(), headers, response.body());
             } catch (IOException e) {
                 throw new IllegalStateException(e);
             } catch (InterruptedException e) {
@@ -120,65 +130,5 @@ class BrowserErrorPagesMvcTest {
                 throw new IllegalStateException(e);
             }
         }
-    }
-
-    private static String header(HttpResponse<?> response, String name) {
-        return response.headers().firstValue(name).orElse(null);
-    }
-
-    @Test
-    void aBrowserGetsTheApplicationsErrorPageFor429WithRetryAfterAndTheRateLimitFields() {
-        withApplication(client -> {
-            assertThat(client.get("/owners", BROWSER).statusCode()).isEqualTo(200);
-            HttpResponse<String> refused = client.get("/owners", BROWSER);
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(header(refused, "Content-Type")).startsWith("text/html");
-            assertThat(refused.body()).contains("Too many requests - the application's own error page");
-            assertThat(header(refused, "Retry-After")).matches("59|60");
-            assertThat(header(refused, "RateLimit-Policy")).isEqualTo("\"owner-search\";q=1;w=60");
-            assertThat(header(refused, "RateLimit")).matches("\"owner-search\";r=0;t=(59|60)");
-        });
-    }
-
-    @Test
-    void anApiClientStillGetsTheProblemDetail() {
-        withApplication(client -> {
-            assertThat(client.get("/owners", "application/json").statusCode()).isEqualTo(200);
-            HttpResponse<String> refused = client.get("/owners", "application/json");
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(header(refused, "Content-Type")).startsWith("application/problem+json");
-            assertThat(refused.body()).contains("\"type\":\"urn:problem-type:guard:rate-limited\"")
-                    .contains("\"detail\":\"Rate limit 'owner-search' allows 1 requests per 60s.\"");
-            assertThat(header(refused, "Retry-After")).matches("59|60");
-            assertThat(header(refused, "RateLimit")).matches("\"owner-search\";r=0;t=(59|60)");
-            assertThat(client.get("/owners", "*/*").body()).contains("urn:problem-type:guard:rate-limited");
-            assertThat(client.get("/owners", "application/json;q=0.9, text/html;q=0.5").body())
-                    .contains("urn:problem-type:guard:rate-limited");
-        });
-    }
-
-    @Test
-    void aRefusalInAServletFilterGetsTheErrorPageToo() {
-        withApplication(client -> {
-            assertThat(client.get("/login", BROWSER).body()).isEqualTo("welcome");
-            HttpResponse<String> refused = client.get("/login", BROWSER);
-            assertThat(refused.statusCode()).isEqualTo(429);
-            assertThat(refused.body()).contains("Too many requests - the application's own error page");
-            assertThat(header(refused, "Retry-After")).matches("59|60");
-            assertThat(header(refused, "RateLimit-Policy")).isEqualTo("\"login-attempts\";q=1;w=60");
-        });
-    }
-
-    @Test
-    void anOpenBreakerWithoutFallbackGivesABrowserTheWhitelabelPageWithTheDetail() {
-        withApplication(client -> {
-            assertThat(client.get("/vets", BROWSER).statusCode()).isEqualTo(500);
-            HttpResponse<String> open = client.get("/vets", BROWSER);
-            assertThat(open.statusCode()).isEqualTo(503);
-            assertThat(header(open, "Content-Type")).startsWith("text/html");
-            assertThat(open.body()).contains("Whitelabel Error Page").contains("Service Unavailable")
-                    .contains("is OPEN and admits no calls");
-            assertThat(header(open, "Retry-After")).matches("2[0-9]|30");
-        }, "server.error.include-message=always", "spring.web.error.include-message=always");
     }
 }

@@ -4,11 +4,9 @@ import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.test.AutoConfigs;
-import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
-import org.springframework.context.ApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -21,16 +19,15 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * WebFlux: browsers get the application's error page for a refusal (rendered by Spring Boot's error handler, as for
- * the application's other errors) with Retry-After and the RateLimit fields; API clients keep the problem detail.
+ * {@link BrowserErrorPagesContract} on WebFlux: the error page is rendered by Spring Boot's error handler, as for the
+ * application's other errors, and an application's catch-all advice does not swallow a refusal.
  */
-class BrowserErrorPagesWebFluxTest {
-
-    private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+class BrowserErrorPagesWebFluxTest extends BrowserErrorPagesContract {
 
     private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class,
@@ -101,67 +98,18 @@ class BrowserErrorPagesWebFluxTest {
         }
     }
 
-    private static WebTestClient client(ApplicationContext context) {
-        return WebTestClient.bindToApplicationContext(context).configureClient()
-                .responseTimeout(Duration.ofSeconds(30)).build();
-    }
-
-    @Test
-    void aBrowserGetsTheApplicationsErrorPageFor429WithRetryAfterAndTheRateLimitFields() {
-        runner.run(context -> {
-            WebTestClient client = client(context);
-            assertThat(Exchange.get(client, "/owners", BROWSER).status()).isEqualTo(200);
-            Exchange refused = Exchange.get(client, "/owners", BROWSER);
-            assertThat(refused.status()).isEqualTo(429);
-            assertThat(refused.header("Content-Type")).startsWith("text/html");
-            assertThat(refused.body()).contains("Too many requests - the application's own error page");
-            assertThat(refused.header("Retry-After")).matches("59|60");
-            assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"owner-search\";q=1;w=60");
-            assertThat(refused.header("RateLimit")).matches("\"owner-search\";r=0;t=(59|60)");
+    @Override
+    void withApplication(Consumer<Pages> test, String... properties) {
+        runner.withPropertyValues(properties).run(context -> {
+            WebTestClient client = WebTestClient.bindToApplicationContext(context).configureClient()
+                    .responseTimeout(Duration.ofSeconds(30)).build();
+            test.accept((path, accept) -> Exchange.get(client, path, accept));
         });
     }
 
-    @Test
-    void anApiClientStillGetsTheProblemDetail() {
-        runner.run(context -> {
-            WebTestClient client = client(context);
-            assertThat(Exchange.get(client, "/owners", "application/json").status()).isEqualTo(200);
-            Exchange refused = Exchange.get(client, "/owners", "application/json");
-            assertThat(refused.status()).isEqualTo(429);
-            assertThat(refused.isProblem()).isTrue();
-            assertThat(refused.json().path("type").asText()).isEqualTo("urn:problem-type:guard:rate-limited");
-            assertThat(refused.header("Retry-After")).matches("59|60");
-            assertThat(refused.header("RateLimit")).matches("\"owner-search\";r=0;t=(59|60)");
-            assertThat(Exchange.get(client, "/owners", "*/*").isProblem()).isTrue();
-            assertThat(Exchange.get(client, "/owners", "application/json;q=0.9, text/html;q=0.5").isProblem())
-                    .isTrue();
-        });
-    }
-
-    @Test
-    void aRefusalInAWebFilterGetsTheErrorPageToo() {
-        runner.run(context -> {
-            WebTestClient client = client(context);
-            assertThat(Exchange.get(client, "/login", BROWSER).body()).isEqualTo("welcome");
-            Exchange refused = Exchange.get(client, "/login", BROWSER);
-            assertThat(refused.status()).isEqualTo(429);
-            assertThat(refused.body()).contains("Too many requests - the application's own error page");
-            assertThat(refused.header("Retry-After")).matches("59|60");
-            assertThat(refused.header("RateLimit-Policy")).isEqualTo("\"login-attempts\";q=1;w=60");
-        });
-    }
-
-    @Test
-    void anOpenBreakerWithoutFallbackGivesABrowserTheWhitelabelPageWithTheDetail() {
-        runner.run(context -> {
-            WebTestClient client = client(context);
-            assertThat(Exchange.get(client, "/vets", BROWSER).body()).isEqualTo("catch-all");
-            Exchange open = Exchange.get(client, "/vets", BROWSER);
-            assertThat(open.status()).isEqualTo(503);
-            assertThat(open.header("Content-Type")).startsWith("text/html");
-            assertThat(open.body()).contains("Whitelabel Error Page").contains("Service Unavailable")
-                    .contains("is OPEN and admits no calls");
-            assertThat(open.header("Retry-After")).matches("2[0-9]|30");
-        });
+    /** The method's own exception, answered by the application's catch-all. */
+    @Override
+    void assertFailureBeforeTheBreakerOpens(Exchange failure) {
+        assertThat(failure.body()).isEqualTo("catch-all");
     }
 }

@@ -29,10 +29,6 @@ final class RedisProcess {
     private final String configuration;
     private Process process;
 
-    RedisProcess(RedisBinary binary, int port, List<String> extraArguments) {
-        this(binary, port, extraArguments, null);
-    }
-
     RedisProcess(RedisBinary binary, int port, List<String> extraArguments, String configuration) {
         this.binary = binary;
         this.port = port;

@@ -1,7 +1,9 @@
 package io.guard.ratelimit.lease;
 
+import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -46,6 +48,19 @@ final class Lease {
                 return now - permits;
             }
         }
+    }
+
+    /**
+     * The answer from {@code lease} if it is open, not expired, of {@code policy} and holds {@code permits} (which it
+     * then spends); else {@code null}.
+     */
+    static Decision answer(Lease lease, RateLimitPolicy policy, long permits, long nanoTime) {
+        if (lease == null || lease.expired(nanoTime) || !lease.policy.equals(policy)) {
+            return null;
+        }
+        long left = lease.spend(permits);
+        return left < 0 ? null : new Decision(true, lease.quotaLeft + left, Duration.ZERO,
+                Duration.ofNanos(Math.max(0, lease.resetAt - nanoTime)), policy.rate());
     }
 
     /** Closes the lease; returns the permits it held unused (0 if already closed), which no one can spend now. */

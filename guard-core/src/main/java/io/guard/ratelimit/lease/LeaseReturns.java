@@ -129,6 +129,18 @@ final class LeaseReturns {
         }
     }
 
+    /** Drops the leases of {@code tag} (every limit for {@code null}) without giving them back: they are lost. */
+    void revoke(LeaseSlots slots, String tag) {
+        slots.each(tag, slot -> {
+            slot.generation.incrementAndGet();
+            slot.refused = false;
+            Lease lease = slot.lease.getAndSet(null);
+            if (lease != null) {
+                lost(lease.close());
+            }
+        });
+    }
+
     LeaseStats stats(LeaseSlots slots) {
         long held = 0;
         for (LeaseSlot slot : slots.all()) {

@@ -1,5 +1,6 @@
 package io.guard.ratelimit.lease;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +23,8 @@ final class LeaseSlot {
     volatile long refusedUntil;
     volatile boolean refused;
     volatile long lastUse;
+    /** The take in flight (or the last one): calls that find the lease spent meanwhile wait for it. */
+    volatile CompletableFuture<?> taking;
 
     LeaseSlot(long periodNanos, long nanoTime) {
         this.demand = new Demand(periodNanos, nanoTime);

@@ -120,12 +120,9 @@ public final class LeasingRateLimiter implements RateLimiter {
         slot.lastUse = now;
         slot.demand.record(permits, now);
         Lease lease = slot.lease.get();
-        if (lease != null && !lease.expired(now) && lease.policy.equals(policy)) {
-            long left = lease.spend(permits);
-            if (left >= 0) {
-                return new Prepared(new Decision(true, lease.quotaLeft + left, Duration.ZERO,
-                        Duration.ofNanos(Math.max(0, lease.resetAt - now)), policy.rate()), null);
-            }
+        Decision local = Lease.answer(lease, policy, permits, now);
+        if (local != null) {
+            return new Prepared(local, null);
         }
         long want = LeaseSizer.size(size, policy, slot.demand.perPeriod(), slot.quotaLeft);
         if (slot.refusedAt(now) || (want <= permits && lease == null)) {
@@ -161,7 +158,16 @@ public final class LeasingRateLimiter implements RateLimiter {
     private CompletionStage<BackendOutcome> refresh(LeaseSlot slot, RateLimitPolicy policy, String key, long permits,
                                                     long want) {
         if (!slot.hold()) {
-            return run(exactWatching(slot, policy, key, permits));
+            // Another call is taking the key's next lease: spend from it when it comes, else decide exactly.
+            CompletableFuture<?> taking = slot.taking;
+            if (taking == null || taking.isDone()) {
+                return run(exactWatching(slot, policy, key, permits));
+            }
+            return taking.handle((grant, error) -> null).thenCompose(ignored -> {
+                Decision local = Lease.answer(slot.lease.get(), policy, permits, clock.nanoTime());
+                return local != null ? CompletableFuture.completedFuture(BackendOutcome.decided(local))
+                        : run(exactWatching(slot, policy, key, permits));
+            });
         }
         Unused previous = Unused.NONE;
         Lease old = slot.lease.getAndSet(null);
@@ -190,7 +196,7 @@ public final class LeasingRateLimiter implements RateLimiter {
         } catch (RuntimeException e) {
             grant = CompletableFuture.failedFuture(e);
         }
-        return grant.handle((answer, error) -> {
+        CompletableFuture<BackendOutcome> answered = grant.toCompletableFuture().handle((answer, error) -> {
             try {
                 if (error != null) {
                     returns.lost(previous.permits());
@@ -202,6 +208,8 @@ public final class LeasingRateLimiter implements RateLimiter {
                 slot.release();
             }
         });
+        slot.taking = answered;
+        return answered;
     }
 
     /** Installs what a take granted beyond the request as the slot's lease; answers the request. */
@@ -242,14 +250,7 @@ public final class LeasingRateLimiter implements RateLimiter {
      * back: the quota they came from was reset. A take in flight installs nothing.
      */
     void revoke(String tag) {
-        slots.each(tag, slot -> {
-            slot.generation.incrementAndGet();
-            slot.refused = false;
-            Lease lease = slot.lease.getAndSet(null);
-            if (lease != null) {
-                returns.lost(lease.close());
-            }
-        });
+        returns.revoke(slots, tag);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.guard.ratelimit.lease;
 
 import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.BackendFailurePolicy;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitKeys;
@@ -12,7 +13,9 @@ import io.guard.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -148,15 +151,21 @@ class LeasingRateLimiterTest {
     }
 
     @Test
-    void anotherCallerTakingTheNextLeaseSendsTheRestToTheExactBackend() {
-        sizes.put("hot", new LeaseSize(false, 10));
+    void callsThatFindTheNextLeaseOnItsWaySpendFromItAndTheRestGoExact() {
+        sizes.put("hot", new LeaseSize(false, 3));
         source.hold();
         CompletableFuture<?> first = leasing.decide(bucket, "k", 1).toCompletableFuture();
-        assertThat(decide(bucket, 1).allowed()).isTrue();
-        assertThat(exact.calls).isEqualTo(1);
+        List<CompletableFuture<BackendOutcome>> waiting = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            waiting.add(leasing.decide(bucket, "k", 1).toCompletableFuture());
+        }
+        assertThat(waiting).noneMatch(CompletableFuture::isDone);
         assertThat(source.takes).hasSize(1);
         source.answer();
         first.join();
+        assertThat(waiting).allMatch(w -> w.join().decision().allowed());
+        assertThat(exact.calls).as("the lease of 3 served the first call and two that waited").isEqualTo(1);
+        assertThat(source.takes).hasSize(1);
     }
 
     @Test

@@ -79,6 +79,45 @@ class LeasedQuotaIT {
     }
 
     /**
+     * The case the hot loops above cannot reach (their quota is spent early in every window, so no lease is alive at
+     * a boundary): a lease taken 50 ms before a window ends, with its lifetime (100 ms) reaching past it, is not spent
+     * in the next window, which then admits its own rate and no more.
+     */
+    @Test
+    void aFixedWindowLeaseEndsWithItsWindow() throws Exception {
+        long rate = 100;
+        long interval = 1_000_000;
+        RateLimitPolicy policy = policy("fw-edge", Algorithm.FIXED_WINDOW, rate, Duration.ofSeconds(1));
+        try (LeasedFleet fleet = fleet(new LeaseSize(false, 40), LeasingRateLimiter.DEFAULT_MAX_LIFETIME).start(1)) {
+            LeasingRateLimiter instance = fleet.get(0);
+            instance.tryAcquire(policy, "warm-up", 1);
+            long boundary = (AdmissionLog.micros() / interval + 2) * interval; // Redis on this host: the same clock
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> AdmissionLog.micros() >= boundary - 50_000);
+            long taking = AdmissionLog.micros();
+            assertThat(instance.tryAcquire(policy, "k", 1).allowed()).isTrue();
+            long taken = AdmissionLog.micros();
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(1))
+                    .until(() -> AdmissionLog.micros() >= boundary + 1_000);
+            long resumed = AdmissionLog.micros();
+            AdmissionLog log = new AdmissionLog();
+            for (int i = 0; i < 2 * rate; i++) {
+                long before = AdmissionLog.micros();
+                boolean allowed = instance.tryAcquire(policy, "k", 1).allowed();
+                long after = AdmissionLog.micros();
+                if (allowed) {
+                    log.admitted.add(new AdmissionLog.Admission(before, after));
+                }
+            }
+            long[] windows = log.perAlignedWindow(interval, boundary, 1);
+            System.out.printf("FIXED_WINDOW edge: lease taken %d..%d us before the boundary, calls from %d us after it:"
+                    + " %d admitted in the window after the lease's, %d straddling, %s%n", boundary - taking,
+                    boundary - taken, resumed - boundary, windows[0], windows[1], instance.stats());
+            assertThat(windows[0]).isLessThanOrEqualTo(rate).isGreaterThanOrEqualTo(rate - 40);
+        }
+    }
+
+    /**
      * TOKEN_BUCKET: a bucket refills while a lease is held, so in any period d the fleet admits at most
      * burst + d/T (the bucket's own bound) plus one lease per instance: the permits held when the period starts.
      */

@@ -3,37 +3,29 @@ package io.guard.breaker;
 import io.guard.breaker.window.Snapshot;
 import io.guard.event.GuardEvent;
 import io.guard.event.GuardEventListener;
-import io.guard.function.CheckedFunction;
-import io.guard.function.CheckedRunnable;
-import io.guard.function.CheckedSupplier;
 import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Watches the calls to one downstream and refuses them while the downstream is sick, so that callers fail fast
  * instead of piling up behind timeouts.
  *
- * <p>Three ways to use it. The <em>decorators</em> ({@link #executeSupplier} and friends) do all the bookkeeping.
- * A <em>permit</em> ({@link #tryAcquire()}, then exactly one of the permit's {@code onSuccess}, {@code onResult},
- * {@code onError} or {@code release}) is for callers that run the call themselves, such as the Spring aspects:
- * the permit remembers the state that granted it and when the call started, so a permission given back reaches
- * the state that granted it, a call that hangs is seen (see {@link Permit}), and a second answer is ignored.
- * The handle-less <em>permission API</em> ({@link #tryAcquirePermission()}, {@link #onSuccess},
- * {@link #onError}, {@link #onResult}, {@link #releasePermission()}) is Resilience4j's, kept for migrated code;
- * it cannot tell which state granted a permission, and its calls are not watched for hangs.
+ * <p>One protocol: ask for a {@link Permit} ({@link #tryAcquire()} or {@link #acquire()}), make the call, then give
+ * exactly one of the permit's {@code onSuccess}, {@code onResult}, {@code onError} or {@code release}. The permit
+ * remembers the state that granted it and when the call started, so a permission given back reaches the state that
+ * granted it, a call that hangs is seen (see {@link Permit}), and a second answer is ignored. The rest of this type
+ * is the breaker's state, its administration (manual transitions, {@link #reset()}) and its events.
  *
- * <p>Durations passed to the permission API are in nanoseconds measured with {@link #currentTimeNanos()}, so
- * that tests which move the breaker's clock by hand also move the measured call durations.
+ * <p>Built on this protocol: {@link CircuitBreakerDecorators} runs or wraps a call (a {@code Supplier}, a
+ * {@code Runnable}, a {@code CompletionStage}...) with the bookkeeping done; {@link CircuitBreakerPermissions} is
+ * Resilience4j's handle-less permission API ({@code tryAcquirePermission}, {@code onSuccess(duration)}...), for code
+ * migrating from Resilience4j.
  */
 public interface CircuitBreaker {
 
@@ -83,8 +75,9 @@ public interface CircuitBreaker {
 
         /**
          * The call failed with {@code error}, classified by the configuration (an ignored error releases). Returns
-         * whether the error counts as a failure ({@link CircuitBreaker#recordsAsFailure}), the classification made for
-         * recording, so that a caller choosing a fallback need not classify again.
+         * whether the error counts as a failure (by record-exceptions and ignore-exceptions), the classification made
+         * for recording, so that a caller choosing a fallback need not classify again; a permit answered already
+         * records nothing and still says how the error would be classified.
          */
         boolean onError(Throwable error);
 
@@ -134,43 +127,9 @@ public interface CircuitBreaker {
     Duration remainingOpenTime();
 
     /**
-     * Asks to make one call. Returns false when the state refuses it (OPEN, FORCED_OPEN, HALF_OPEN with every
-     * trial permit taken); a refusal is counted and published as a not-permitted event.
+     * The breaker's clock in nanoseconds: the timeline of {@link Permit#startNanos()}, its waits and its
+     * timeouts, for callers that time a permitted call themselves.
      */
-    boolean tryAcquirePermission();
-
-    /** Like {@link #tryAcquirePermission()}, but throws {@link CallNotPermittedException} on refusal. */
-    void acquirePermission();
-
-    /**
-     * Gives back a permission without recording an outcome (the call was never made, or was cancelled). The
-     * permission goes to the current state; call it only for a permission acquired in that state (the decorators
-     * track this for you: a call admitted while CLOSED never hands a later HALF_OPEN an extra trial permit).
-     */
-    void releasePermission();
-
-    /** Records a successful call that took {@code durationNanos}. */
-    void onSuccess(long durationNanos);
-
-    /**
-     * Records a call that failed with {@code error}. The error is classified by the configuration: recorded as a
-     * failure, or ignored (then the permission is released and nothing is recorded).
-     */
-    void onError(long durationNanos, Throwable error);
-
-    /**
-     * Whether this breaker's configuration records {@code error} as a failure (rather than ignoring it or counting
-     * it as a success), by the same rules {@link #onError} applies. Callers use it to decide whether a fallback may
-     * answer for the error; it records nothing.
-     */
-    boolean recordsAsFailure(Throwable error);
-
-    /**
-     * Records a call that returned {@code result}; the result predicate decides whether it counts as a failure.
-     */
-    void onResult(long durationNanos, Object result);
-
-    /** The breaker's clock in nanoseconds, for measuring call durations. */
     long currentTimeNanos();
 
     /*
@@ -222,39 +181,4 @@ public interface CircuitBreaker {
      * an operator wants to see.
      */
     List<GuardEvent> recentEvents();
-
-    <T> T executeSupplier(Supplier<T> supplier);
-
-    <T> T executeCallable(Callable<T> callable) throws Exception;
-
-    void executeRunnable(Runnable runnable);
-
-    <T> Supplier<T> decorateSupplier(Supplier<T> supplier);
-
-    <T> Callable<T> decorateCallable(Callable<T> callable);
-
-    Runnable decorateRunnable(Runnable runnable);
-
-    <T> T executeCheckedSupplier(CheckedSupplier<T> supplier) throws Throwable;
-
-    void executeCheckedRunnable(CheckedRunnable runnable) throws Throwable;
-
-    <T> CheckedSupplier<T> decorateCheckedSupplier(CheckedSupplier<T> supplier);
-
-    CheckedRunnable decorateCheckedRunnable(CheckedRunnable runnable);
-
-    <T, R> CheckedFunction<T, R> decorateCheckedFunction(CheckedFunction<T, R> function);
-
-    <T, R> Function<T, R> decorateFunction(Function<T, R> function);
-
-    <T> Consumer<T> decorateConsumer(Consumer<T> consumer);
-
-    /**
-     * Decorates an asynchronous call: the outcome is recorded when the stage completes; a stage that is
-     * cancelled releases its permission. With a {@link CircuitBreakerConfig#timeout() timeout}, a stage still
-     * running when it passes is completed with a {@link java.util.concurrent.TimeoutException} (which cancels the
-     * work behind a {@code CompletableFuture} only as far as that work checks), recorded as a failure whatever
-     * the exception rules say.
-     */
-    <T> Supplier<CompletionStage<T>> decorateCompletionStage(Supplier<? extends CompletionStage<T>> supplier);
 }

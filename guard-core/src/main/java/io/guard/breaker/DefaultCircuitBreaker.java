@@ -83,25 +83,6 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    public boolean tryAcquirePermission() {
-        return tryGrant(currentTimeNanos()) != null;
-    }
-
-    @Override
-    public void acquirePermission() {
-        grant(currentTimeNanos());
-    }
-
-    /**
-     * Gives the permission back to the current state: the permission API has no token, so it cannot tell a
-     * permission granted by an earlier state. The decorators use {@link #release(BreakerState)} instead.
-     */
-    @Override
-    public void releasePermission() {
-        transitions.current().release();
-    }
-
-    @Override
     BreakerState tryGrant(long nowNanos) {
         if (inFlight.advance(nowNanos)) { // lookForHungCalls, written out on the path every call takes
             transitions.current().checkHung();
@@ -168,7 +149,7 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    public void onSuccess(long durationNanos) {
+    void onSuccess(long durationNanos) {
         outcomes.success(durationNanos);
     }
 
@@ -178,22 +159,17 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
     }
 
     @Override
-    public void onError(long durationNanos, Throwable error) {
-        outcomes.error(transitions.current(), durationNanos, error);
-    }
-
-    @Override
     boolean onError(BreakerState granting, long durationNanos, Throwable error) {
         return outcomes.error(granting, durationNanos, error);
     }
 
     @Override
-    public boolean recordsAsFailure(Throwable error) {
+    boolean recordsAsFailure(Throwable error) {
         return outcomes.recordsAsFailure(error);
     }
 
     @Override
-    public void onResult(long durationNanos, Object result) {
+    void onResult(long durationNanos, Object result) {
         outcomes.result(durationNanos, result);
     }
 
@@ -263,11 +239,12 @@ final class DefaultCircuitBreaker extends DecoratingCircuitBreaker {
         return "CircuitBreaker[" + name + ", " + transitions.current().state() + "]";
     }
 
-    // ---- used by the states ----
-
+    @Override
     BreakerState currentState() {
         return transitions.current();
     }
+
+    // ---- used by the states ----
 
     SlidingWindow newWindow() {
         return switch (config.slidingWindowType()) {

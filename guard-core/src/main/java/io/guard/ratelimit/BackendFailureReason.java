@@ -16,6 +16,11 @@ public enum BackendFailureReason {
     CONNECTION("connection"),
     /** Not asked at all: the breaker guarding the backend is open after earlier failures. */
     BREAKER_OPEN("breaker-open"),
+    /**
+     * The backend decided, but too few replicas acknowledged the spend within {@code wait-for-replicas-timeout}
+     * ({@link ReplicaShortfallException}); not a failure of the backend itself.
+     */
+    REPLICAS("replicas"),
     /** Anything else the backend or its client failed with (an error reply, a script error). */
     ERROR("error");
 
@@ -35,6 +40,9 @@ public enum BackendFailureReason {
         BackendFailureReason found = ERROR;
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String name = t.getClass().getSimpleName();
+            if (t instanceof ReplicaShortfallException) {
+                return REPLICAS;
+            }
             if (t instanceof CallNotPermittedException) {
                 return BREAKER_OPEN;
             }

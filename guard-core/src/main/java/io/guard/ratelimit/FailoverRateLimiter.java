@@ -3,7 +3,6 @@ package io.guard.ratelimit;
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
-import io.guard.time.CallbackTimer;
 import io.guard.time.Scheduler;
 
 import java.time.Clock;
@@ -40,32 +39,20 @@ import java.util.function.Supplier;
  * client), and a busy client never opens the breaker. The backend's stage is cancelled when a call is given up, so
  * that it can drop the call if it has not sent it yet; its late reply is ignored.
  *
- * <p>What each failure policy answers is {@link FailurePolicyAnswers}'s job; watching one call, {@link WatchedCall}'s.
+ * <p>What each failure policy answers is {@link FailurePolicyAnswers}'s job; watching one call, {@link WatchedCall}'s;
+ * the timeouts and the timer, {@link CallDeadlines}'.
  */
 public final class FailoverRateLimiter implements RateLimiter {
 
     /** How many timeouts a call may wait while the backend is known to be alive or the client was stalled. */
     public static final int PATIENCE = 4;
 
-    /**
-     * The names of the threads that run this failover's timeouts and answer the calls it gives up (see
-     * {@link CallbackTimer}), followed by a number.
-     */
-    static final String ANSWER_THREADS = "guard-rate-limit-answer";
-
-    /** At most this many timeouts and answers run at once; more wait in order. */
-    static final int ANSWERING_AT_ONCE = 4;
-
     private final RateLimiter primary;
     private final RateLimiter local;
     private final CircuitBreaker breaker;
     private final Clock clock;
-    private final Scheduler scheduler;
-    private final CallbackTimer ownTimer;
+    private final CallDeadlines deadlines;
     private final BackendPulse pulse;
-    private final ClientLoad clientLoad;
-    private final Duration timeout;
-    private final long timeoutNanos;
     private final AtomicReference<BackendHealth> health;
     private final BreakerWarnings warnings;
     private final FailurePolicyAnswers failurePolicies;
@@ -93,17 +80,12 @@ public final class FailoverRateLimiter implements RateLimiter {
 
     FailoverRateLimiter(RateLimiter primary, RateLimiter local, CircuitBreaker breaker, Clock clock,
                         Scheduler scheduler, ClientLoad clientLoad) {
-        this.clientLoad = Objects.requireNonNull(clientLoad, "clientLoad");
         this.primary = Objects.requireNonNull(primary, "primary");
         this.local = Objects.requireNonNull(local, "local");
         this.breaker = Objects.requireNonNull(breaker, "breaker");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.ownTimer = scheduler == null
-                ? new CallbackTimer("guard-rate-limit-timeout", ANSWER_THREADS, ANSWERING_AT_ONCE) : null;
-        this.scheduler = scheduler == null ? ownTimer : scheduler;
+        this.deadlines = new CallDeadlines(breaker, scheduler, Objects.requireNonNull(clientLoad, "clientLoad"));
         this.pulse = Objects.requireNonNull(primary.pulse(), "pulse");
-        this.timeout = breaker.config().timeout();
-        this.timeoutNanos = timeout.toNanos();
         this.health = new AtomicReference<>(BackendHealth.up(primary.backendName()));
         this.warnings = new BreakerWarnings(breaker, primary.backendName(), () -> health.get().lastError(), clock);
         this.failurePolicies = new FailurePolicyAnswers(local);
@@ -174,9 +156,7 @@ public final class FailoverRateLimiter implements RateLimiter {
     /** Closes both backends, and the timer thread if this failover started one. */
     @Override
     public void close() {
-        if (ownTimer != null) {
-            ownTimer.close();
-        }
+        deadlines.close();
         primary.close();
         local.close();
     }
@@ -253,55 +233,15 @@ public final class FailoverRateLimiter implements RateLimiter {
         return new WatchedCall<>(this, permit, pending, repliesAtStart, fallBack, prefix).watch();
     }
 
-    long timeoutNanos() {
-        return timeoutNanos;
-    }
-
-    long patienceNanos() {
-        return timeoutNanos * PATIENCE;
-    }
-
-    /**
-     * Whether this client shows it may be the one to blame for a late reply: the timer fired more than a quarter of
-     * the timeout late (this JVM was paused or starved), or the machine's CPU is saturated (see {@link ClientLoad}).
-     */
-    boolean stalled(long lateNanos) {
-        return lateNanos > timeoutNanos / 4 || clientLoad.saturated(nanoTime());
-    }
-
-    long nanoTime() {
-        return breaker.currentTimeNanos();
+    /** How long this failover's calls may take, on the breaker's clock. */
+    CallDeadlines deadlines() {
+        return deadlines;
     }
 
     /** The primary's. */
     @Override
     public BackendPulse pulse() {
         return pulse;
-    }
-
-    /**
-     * Runs {@code task} after the timeout (a Duration made once, not per decision) and returns what cancels it;
-     * {@code null}, and nothing scheduled, when calls have no timeout.
-     */
-    Runnable scheduleTimeout(Runnable task) {
-        return timeoutNanos > 0 ? scheduler.schedule(timeout, task) : null;
-    }
-
-    Runnable schedule(long delayNanos, Runnable task) {
-        return scheduler.schedule(Duration.ofNanos(delayNanos), task);
-    }
-
-    /**
-     * Runs {@code task}, the answer to a call given up, off the timer's thread: at once when called from a timeout,
-     * which this failover's own timer runs on one of its answering threads; for an injected scheduler (a test's
-     * clock, which runs timeouts on the thread that advances it) on CompletableFuture's default asynchronous executor.
-     */
-    void answerLater(Runnable task) {
-        if (ownTimer != null) {
-            task.run();
-        } else {
-            CompletableFuture.runAsync(task);
-        }
     }
 
     void succeeded() {

@@ -1,6 +1,7 @@
 package io.guard.ratelimit;
 
 import io.guard.ratelimit.RateLimiterRegistry.Limit;
+import io.guard.time.Scheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,10 +23,10 @@ final class GroupAcquire {
     private final RateLimiter backend;
     private final RegisteredLimits limits;
     private final DecisionRecorder recorder;
-    private final AcquireTimer timer;
+    private final Scheduler timer;
     private final LongSupplier nanoTime;
 
-    GroupAcquire(RateLimiter backend, RegisteredLimits limits, DecisionRecorder recorder, AcquireTimer timer,
+    GroupAcquire(RateLimiter backend, RegisteredLimits limits, DecisionRecorder recorder, Scheduler timer,
                  LongSupplier nanoTime) {
         this.backend = backend;
         this.limits = limits;
@@ -57,7 +58,7 @@ final class GroupAcquire {
             return Failures.stageOf(() -> backend.decideAll(resolved));
         };
         CompletionStage<List<BackendOutcome>> decided = maxWait.isZero() ? attempt.get()
-                : new RetryingAcquire(timer.get(), nanoTime).acquire(attempt, GroupAcquire::verdict, maxWait);
+                : new RetryingAcquire(timer, nanoTime).acquire(attempt, GroupAcquire::verdict, maxWait);
         return decided.handle((outcomes, error) -> {
             long latency = nanoTime.getAsLong() - lastStart.get();
             if (error != null) {

@@ -24,6 +24,8 @@ public interface LimitOverrideStore extends AutoCloseable {
     /**
      * Runs {@code onChange} whenever an override may have changed elsewhere (a message from another instance, or a
      * subscription that was lost and made again, since messages sent meanwhile were missed). Returns at once.
+     * {@code onChange} may run on the store client's I/O thread, which also carries the replies the store and the
+     * limits wait for: it must not wait for the store there, but hand the re-read to a thread of its own.
      */
     void listen(Runnable onChange);
 

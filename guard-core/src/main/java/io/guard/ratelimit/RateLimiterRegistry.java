@@ -3,6 +3,8 @@ package io.guard.ratelimit;
 import io.guard.event.EventBuffer;
 import io.guard.event.GuardEvent;
 import io.guard.event.GuardEventListener;
+import io.guard.time.CallbackTimer;
+import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,18 +32,23 @@ import java.util.function.LongSupplier;
  * outage even when callers do not notice it.
  *
  * <p>The registry itself runs the single-limit paths; the limits by name ({@link RegisteredLimits}), what a decision
- * leaves behind ({@link DecisionRecorder}), group decisions ({@link GroupAcquire}) and the retry timer
- * ({@link AcquireTimer}) are each a class of their own.
+ * leaves behind ({@link DecisionRecorder}) and group decisions ({@link GroupAcquire}) are each a class of their own.
+ * Waiting acquires come back on a {@link Scheduler}: the application's one timer when it passes one, else a
+ * {@link CallbackTimer} of the registry's own, started on the first wait.
  */
 public final class RateLimiterRegistry implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(RateLimiterRegistry.class);
+    /** Retries of waiting acquires that run at once on the registry's own timer (each only sends a decision). */
+    private static final int WAITS_AT_ONCE = 2;
 
     private final RateLimiter backend;
     private final LongSupplier nanoTime;
     private final RegisteredLimits limits;
     private final DecisionRecorder recorder;
-    private final AcquireTimer timer = new AcquireTimer();
+    private final Scheduler timer;
+    /** Null when the timer is the caller's. */
+    private final CallbackTimer ownTimer;
     private final GroupAcquire groups;
 
     /**
@@ -50,10 +57,26 @@ public final class RateLimiterRegistry implements AutoCloseable {
      * @param eventBufferSize recent events kept per limiter; at least 1
      */
     public RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize) {
-        this(backend, clock, eventBufferSize, System::nanoTime);
+        this(backend, clock, eventBufferSize, (Scheduler) null);
+    }
+
+    /**
+     * @param timer brings waiting acquires back, and stays the caller's to close; {@code null}: a timer of the
+     *              registry's own, closed by {@link #close()}
+     */
+    public RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize, Scheduler timer) {
+        this(backend, clock, eventBufferSize, System::nanoTime, timer);
     }
 
     RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize, LongSupplier nanoTime) {
+        this(backend, clock, eventBufferSize, nanoTime, (Scheduler) null);
+    }
+
+    private RateLimiterRegistry(RateLimiter backend, Clock clock, int eventBufferSize, LongSupplier nanoTime,
+                                Scheduler timer) {
+        this.ownTimer = timer != null ? null
+                : new CallbackTimer("guard-rate-limit-acquire", "guard-rate-limit-acquire-callback", WAITS_AT_ONCE);
+        this.timer = timer != null ? timer : ownTimer;
         this.backend = Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(clock, "clock");
         this.limits = new RegisteredLimits(eventBufferSize);
@@ -152,7 +175,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
     public CompletionStage<Decision> acquire(Limit limit, String key, long permits, Duration maxWait) {
         limit.policy().checkPermits(permits);
         AtomicLong lastStart = new AtomicLong();
-        return new RetryingAcquire(timer.get(), nanoTime)
+        return new RetryingAcquire(timer, nanoTime)
                 .acquire(() -> {
                     lastStart.set(nanoTime.getAsLong());
                     return decide(limit, key, permits);
@@ -216,10 +239,12 @@ public final class RateLimiterRegistry implements AutoCloseable {
         return recorder.backendHealth();
     }
 
-    /** Stops the timer behind {@link #acquire}; the backend is left to its owner. */
+    /** Stops the registry's own timer behind {@link #acquire}, if it has one; the backend is left to its owner. */
     @Override
     public void close() {
-        timer.close();
+        if (ownTimer != null) {
+            ownTimer.close();
+        }
     }
 
     /**

@@ -1,12 +1,11 @@
 package io.guard.ratelimit;
 
+import io.guard.time.Scheduler;
+
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -18,14 +17,14 @@ import java.util.function.Supplier;
  */
 final class RetryingAcquire {
 
-    private final ScheduledExecutorService timer;
+    private final Scheduler timer;
     private final LongSupplier nanoTime;
 
     /**
      * @param timer    runs the retries; owned by the caller
      * @param nanoTime measures the elapsed wait ({@code System::nanoTime} outside tests)
      */
-    public RetryingAcquire(ScheduledExecutorService timer, LongSupplier nanoTime) {
+    public RetryingAcquire(Scheduler timer, LongSupplier nanoTime) {
         this.timer = Objects.requireNonNull(timer, "timer");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
@@ -77,11 +76,7 @@ final class RetryingAcquire {
                 result.complete(answer);
                 return;
             }
-            try {
-                timer.schedule(() -> tryOnce(attempt, decisionOf, deadline, result), retryNanos, TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException e) {
-                result.completeExceptionally(new IllegalStateException("rate limiter closed while waiting", e));
-            }
+            timer.schedule(Duration.ofNanos(retryNanos), () -> tryOnce(attempt, decisionOf, deadline, result));
         });
     }
 

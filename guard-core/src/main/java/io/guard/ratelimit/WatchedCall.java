@@ -28,6 +28,7 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
     private static final long serialVersionUID = 1L;
 
     private final FailoverRateLimiter owner;
+    private final CallDeadlines deadlines;
     private final CircuitBreaker.Permit permit;
     private final CompletableFuture<T> pending;
     private final CompletableFuture<T> answer = new CompletableFuture<>();
@@ -40,6 +41,7 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
                 long repliesAtStart, Function<RateLimiterBackendException, CompletionStage<T>> fallBack,
                 Supplier<String> prefix) {
         this.owner = owner;
+        this.deadlines = owner.deadlines();
         this.permit = permit;
         this.pending = pending;
         this.repliesAtStart = repliesAtStart;
@@ -50,7 +52,7 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
     /** Arms the timeout (unless the reply is in already) and returns what the caller will get. */
     CompletableFuture<T> watch() {
         if (!pending.isDone()) {
-            Runnable cancel = owner.scheduleTimeout(this); // run() below: no task object made per call
+            Runnable cancel = deadlines.scheduleTimeout(this); // run() below: no task object made per call
             if (cancel != null) {
                 cancelTimer = cancel;
                 if (get()) {
@@ -63,7 +65,7 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
     }
 
     private void arm(long delayNanos, Runnable task) {
-        cancelTimer = owner.schedule(delayNanos, task);
+        cancelTimer = deadlines.schedule(delayNanos, task);
         if (get()) {
             cancelTimer.run(); // answered while the timer was being armed
         }
@@ -91,8 +93,13 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
             answer.completeExceptionally(cause);
             return;
         }
-        permit.onError(backendFailure);
-        owner.failed(backendFailure);
+        if (backendFailure instanceof ReplicaShortfallException) {
+            permit.onSuccess(); // the backend answered: only this admission lacks its replicas
+            owner.succeeded();
+        } else {
+            permit.onError(backendFailure);
+            owner.failed(backendFailure);
+        }
         relay(fallBack.apply(backendFailure), answer);
     }
 
@@ -102,18 +109,18 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
         if (get()) {
             return;
         }
-        long waited = owner.nanoTime() - permit.startNanos();
+        long waited = deadlines.nanoTime() - permit.startNanos();
         // Cold: the backend has never answered (the client is connecting, loading scripts, compiling its code).
         boolean cold = repliesAtStart == 0;
-        if (silent() && !cold && !owner.stalled(waited - owner.timeoutNanos())) {
-            giveUp(true, owner.timeoutNanos());
+        if (silent() && !cold && !deadlines.stalled(waited - deadlines.timeoutNanos())) {
+            giveUp(true, deadlines.timeoutNanos());
             return;
         }
-        arm(Math.max(0, owner.patienceNanos() - waited), this::onPatienceLost);
+        arm(Math.max(0, deadlines.patienceNanos() - waited), this::onPatienceLost);
     }
 
     private void onPatienceLost() {
-        giveUp(silent(), owner.patienceNanos());
+        giveUp(silent(), deadlines.patienceNanos());
     }
 
     private boolean silent() {
@@ -142,7 +149,7 @@ final class WatchedCall<T> extends AtomicBoolean implements Runnable, BiConsumer
         }
         owner.failed(failure);
         // Off the timer's thread: whatever the caller chains on the answer must not hold up other timeouts.
-        owner.answerLater(() -> {
+        deadlines.answerLater(() -> {
             try {
                 relay(fallBack.apply(failure), answer);
             } catch (RuntimeException | Error e) {

@@ -17,7 +17,7 @@ public enum RefusalKind {
     /** A rate limit's key expression yielded nothing and missing keys are rejected: the caller's mistake. */
     KEY_MISSING(false),
     /** A call asked a rate limit for permits it can never grant: the caller's mistake. */
-    PERMITS_INVALID(true);
+    PERMITS_INVALID(false);
 
     private final boolean breakerOutcome;
 

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * pool start on first use and let their threads end after a minute without work. Not CompletableFuture's default
  * asynchronous executor, which on a machine of one or two CPUs starts a new thread for every task.
  *
- * <p>Internal: public only because the breakers' registry and the rate limiter's failover, in two packages, each
- * run one; not an API.
+ * <p>Internal: public only because the breakers' registry, the rate limiters' registry and failover, in two
+ * packages, run one when given none, and Guard's Spring wiring gives them all the same one; not an API.
  */
 public final class CallbackTimer implements Scheduler, AutoCloseable {
 

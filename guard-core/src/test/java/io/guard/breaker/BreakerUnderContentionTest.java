@@ -53,6 +53,7 @@ class BreakerUnderContentionTest {
             .waitDurationInOpenState(Duration.ofSeconds(1))
             .ignoreExceptions(List.of(IllegalArgumentException.class))
             .build());
+    private final CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(breaker);
 
     private final Map<GuardEvent.Type, LongAdder> events = new ConcurrentHashMap<>();
     private final List<String> transitions = new ArrayList<>();
@@ -100,11 +101,11 @@ class BreakerUnderContentionTest {
         assertThat(breaker.state()).isEqualTo(State.OPEN);
         clock.advance(Duration.ofSeconds(1));
         for (int i = 0; i < HALF_OPEN_PERMITS; i++) {
-            assertThat(breaker.tryAcquirePermission()).as("trial permit %d", i).isTrue();
+            assertThat(permissions.tryAcquirePermission()).as("trial permit %d", i).isTrue();
         }
-        assertThat(breaker.tryAcquirePermission()).as("no trial permit beyond the configured ones").isFalse();
+        assertThat(permissions.tryAcquirePermission()).as("no trial permit beyond the configured ones").isFalse();
         for (int i = 0; i < HALF_OPEN_PERMITS; i++) {
-            breaker.onSuccess(0);
+            permissions.onSuccess(0);
         }
         assertThat(breaker.state()).isEqualTo(State.CLOSED);
         System.out.printf("breaker contention: calls=%d refused=%d transitions=%d outcomes=%s%n", calls,
@@ -179,15 +180,15 @@ class BreakerUnderContentionTest {
     private enum Outcome { FAST, SLOW, FAILED, IGNORED, RELEASED }
 
     private boolean call(Outcome outcome) {
-        if (!breaker.tryAcquirePermission()) {
+        if (!permissions.tryAcquirePermission()) {
             return false;
         }
         switch (outcome) {
-            case FAST -> breaker.onSuccess(1_000);
-            case SLOW -> breaker.onSuccess(SLOW.toNanos() * 2);
-            case FAILED -> breaker.onError(1_000, new IOException("downstream failed"));
-            case IGNORED -> breaker.onError(1_000, new IllegalArgumentException("caller's fault"));
-            case RELEASED -> breaker.releasePermission();
+            case FAST -> permissions.onSuccess(1_000);
+            case SLOW -> permissions.onSuccess(SLOW.toNanos() * 2);
+            case FAILED -> permissions.onError(1_000, new IOException("downstream failed"));
+            case IGNORED -> permissions.onError(1_000, new IllegalArgumentException("caller's fault"));
+            case RELEASED -> permissions.releasePermission();
         }
         return true;
     }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.fail;
 import static io.guard.breaker.TestBreakers.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +49,7 @@ class ClosedAndOpenStateTest {
                 .slowCallRateThreshold(50).build());
         succeed(b, 2);
         for (int i = 0; i < 2; i++) {
-            b.executeSupplier(() -> {
+            executeSupplier(b, () -> {
                 t.clock.advance(Duration.ofMillis(2001));
                 return "slow but fine";
             });
@@ -80,7 +81,7 @@ class ClosedAndOpenStateTest {
     void openRefusesCountsAndPublishesRefusalsAndKeepsTheWindowThatOpenedIt() {
         CircuitBreaker b = t.breaker(config().build());
         fail(b, 4);
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isFalse();
         assertThatThrownBy(() -> succeed(b, 1)).isInstanceOf(CallNotPermittedException.class);
         assertThat(b.notPermittedCalls()).isEqualTo(2);
         assertThat(b.recentEvents().get(0).type()).isEqualTo(Type.NOT_PERMITTED);
@@ -91,9 +92,10 @@ class ClosedAndOpenStateTest {
     @Test
     void callsAdmittedBeforeOpeningAreCountedButDecideNothing() {
         CircuitBreaker b = t.breaker(config().build());
-        assertThat(b.tryAcquirePermission()).isTrue();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
         fail(b, 4);
-        b.onSuccess(1000);
+        permissions.onSuccess(1000);
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.snapshot().calls()).isEqualTo(5);
     }
@@ -101,15 +103,16 @@ class ClosedAndOpenStateTest {
     @Test
     void withoutAutomaticTransitionOpenWaitsForACallAfterTheWait() {
         CircuitBreaker b = t.breaker(config().build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         fail(b, 4);
         t.clock.advance(Duration.ofSeconds(9));
         assertThat(b.remainingOpenTime()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         t.clock.advance(Duration.ofSeconds(1));
         assertThat(b.remainingOpenTime()).isZero();
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(t.clock.pendingTasks()).isZero();
-        assertThat(b.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
     }
 

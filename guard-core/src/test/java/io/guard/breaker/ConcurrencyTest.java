@@ -17,6 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** 32 threads against one breaker; every wait is bounded, time moves only by hand. */
@@ -72,22 +74,23 @@ class ConcurrencyTest {
         int permitted = 5;
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().permittedNumberOfCallsInHalfOpenState(permitted)
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger maxInFlight = new AtomicInteger();
         AtomicInteger admitted = new AtomicInteger();
         runOnAll(() -> {
             for (int i = 0; i < 2000; i++) {
-                if (!b.tryAcquirePermission()) {
+                if (!permissions.tryAcquirePermission()) {
                     continue;
                 }
                 admitted.incrementAndGet();
                 maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 inFlight.decrementAndGet();
                 if (i % 2 == 0) {
-                    b.releasePermission(); // e.g. a cancelled call
+                    permissions.releasePermission(); // e.g. a cancelled call
                 } else {
-                    b.onError(1, new IllegalArgumentException("ignored"));
+                    permissions.onError(1, new IllegalArgumentException("ignored"));
                 }
             }
             return null;
@@ -96,7 +99,7 @@ class ConcurrencyTest {
         assertThat(admitted.get()).isGreaterThan(permitted);
         assertThat(maxInFlight.get()).isBetween(1, permitted);
         int granted = 0;
-        while (b.tryAcquirePermission()) {
+        while (permissions.tryAcquirePermission()) {
             granted++;
         }
         assertThat(granted).as("no permit leaked, none created").isEqualTo(permitted);
@@ -111,7 +114,7 @@ class ConcurrencyTest {
             runOnAll(() -> {
                 for (int i = 0; i < 50; i++) {
                     try {
-                        b.executeRunnable(() -> {
+                        executeRunnable(b, () -> {
                             throw new OutOfMemoryError("simulated");
                         });
                     } catch (OutOfMemoryError | CallNotPermittedException expected) {
@@ -125,7 +128,7 @@ class ConcurrencyTest {
             runOnAll(() -> {
                 for (int i = 0; i < 50; i++) {
                     try {
-                        b.executeSupplier(() -> "recovered");
+                        executeSupplier(b, () -> "recovered");
                     } catch (CallNotPermittedException expected) {
                         // trials taken by other threads
                     }
@@ -178,7 +181,7 @@ class ConcurrencyTest {
 
     private static void call(CircuitBreaker b, boolean failing) {
         try {
-            b.executeSupplier(() -> {
+            executeSupplier(b, () -> {
                 if (failing) {
                     throw new IllegalStateException("down");
                 }

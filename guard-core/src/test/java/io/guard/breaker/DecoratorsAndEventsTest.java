@@ -12,6 +12,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCallable;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCompletionStage;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateSupplier;
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.fail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,10 +34,10 @@ class DecoratorsAndEventsTest {
     @Test
     void decoratorsPassResultsThroughAndRecordThem() throws Exception {
         CircuitBreaker b = breaker();
-        assertThat(b.decorateSupplier(() -> 1).get()).isEqualTo(1);
-        assertThat(b.decorateCallable(() -> 2).call()).isEqualTo(2);
+        assertThat(decorateSupplier(b, () -> 1).get()).isEqualTo(1);
+        assertThat(decorateCallable(b, () -> 2).call()).isEqualTo(2);
         int[] ran = {0};
-        b.decorateRunnable(() -> ran[0]++).run();
+        decorateRunnable(b, () -> ran[0]++).run();
         assertThat(ran[0]).isEqualTo(1);
         assertThat(b.snapshot().calls()).isEqualTo(3);
         assertThat(b.snapshot().failedCalls()).isZero();
@@ -40,8 +46,8 @@ class DecoratorsAndEventsTest {
     @Test
     void aResultMatchingTheResultPredicateIsAFailure() {
         CircuitBreaker b = breaker();
-        assertThat(b.executeSupplier(() -> "DOWN")).isEqualTo("DOWN");
-        assertThat(b.executeSupplier(() -> "DOWN")).isEqualTo("DOWN");
+        assertThat(executeSupplier(b, () -> "DOWN")).isEqualTo("DOWN");
+        assertThat(executeSupplier(b, () -> "DOWN")).isEqualTo("DOWN");
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.recentEvents()).filteredOn(e -> e.type() == Type.ERROR)
                 .allSatisfy(e -> assertThat(e.details()).containsEntry("result", "java.lang.String"));
@@ -52,7 +58,7 @@ class DecoratorsAndEventsTest {
         CircuitBreaker b = breaker();
         List<GuardEvent> heard = new ArrayList<>();
         b.addListener(heard::add);
-        b.executeSupplier(() -> {
+        executeSupplier(b, () -> {
             t.clock.advance(Duration.ofMillis(1500));
             return "ok";
         });
@@ -70,7 +76,7 @@ class DecoratorsAndEventsTest {
         CircuitBreaker b = breaker();
         List<GuardEvent> heard = new ArrayList<>();
         b.addListener(heard::add);
-        b.executeSupplier(() -> "ok");
+        executeSupplier(b, () -> "ok");
         assertThat(heard).extracting(GuardEvent::type).containsExactly(Type.SUCCESS);
         assertThat(b.recentEvents()).isEmpty();
     }
@@ -84,7 +90,7 @@ class DecoratorsAndEventsTest {
         b.addListener(e -> {
             throw new OutOfMemoryError("simulated listener error");
         });
-        assertThat(b.executeSupplier(() -> "ok")).isEqualTo("ok");
+        assertThat(executeSupplier(b, () -> "ok")).isEqualTo("ok");
         fail(b, 1); // 1 of 2 = 50%
         assertThat(b.state()).isEqualTo(State.OPEN);
     }
@@ -101,29 +107,29 @@ class DecoratorsAndEventsTest {
     void completionStagesAreRecordedWhenTheyComplete() {
         CircuitBreaker b = breaker();
         CompletableFuture<String> work = new CompletableFuture<>();
-        CompletionStage<String> stage = b.decorateCompletionStage(() -> work).get();
+        CompletionStage<String> stage = decorateCompletionStage(b, () -> work).get();
         assertThat(b.snapshot().calls()).isZero();
         t.clock.advance(Duration.ofMillis(40));
         work.complete("ok");
         assertThat(stage.toCompletableFuture().join()).isEqualTo("ok");
         assertThat(b.snapshot().calls()).isEqualTo(1);
         assertThat(b.snapshot().averageDuration()).isEqualTo(Duration.ofMillis(40));
-        b.decorateCompletionStage(() -> CompletableFuture.<String>failedFuture(new IllegalStateException("x"))).get();
+        decorateCompletionStage(b, () -> CompletableFuture.<String>failedFuture(new IllegalStateException("x"))).get();
         assertThat(b.snapshot().failedCalls()).isEqualTo(1);
     }
 
     @Test
     void aRefusedOrThrowingAsyncCallComesBackAsAFailedStage() {
         CircuitBreaker b = breaker();
-        CompletionStage<String> thrown = b.<String>decorateCompletionStage(() -> {
+        CompletionStage<String> thrown = CircuitBreakerDecorators.<String>decorateCompletionStage(b, () -> {
             throw new IllegalStateException("before any stage");
         }).get();
         assertThatThrownBy(() -> thrown.toCompletableFuture().get()).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IllegalStateException.class);
-        CompletionStage<String> nullStage = b.<String>decorateCompletionStage(() -> null).get();
+        CompletionStage<String> nullStage = CircuitBreakerDecorators.<String>decorateCompletionStage(b, () -> null).get();
         assertThatThrownBy(() -> nullStage.toCompletableFuture().get()).hasCauseInstanceOf(NullPointerException.class);
         assertThat(b.state()).isEqualTo(State.OPEN);
-        CompletionStage<String> refused = b.decorateCompletionStage(() -> CompletableFuture.completedFuture("x")).get();
+        CompletionStage<String> refused = decorateCompletionStage(b, () -> CompletableFuture.completedFuture("x")).get();
         assertThatThrownBy(() -> refused.toCompletableFuture().get())
                 .hasCauseInstanceOf(CallNotPermittedException.class);
     }
@@ -131,35 +137,38 @@ class DecoratorsAndEventsTest {
     @Test
     void aCancelledStageGivesItsHalfOpenPermitBack() {
         CircuitBreaker b = breaker();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
-        Supplier<CompletionStage<String>> call = b.decorateCompletionStage(CompletableFuture::new);
+        Supplier<CompletionStage<String>> call = decorateCompletionStage(b, CompletableFuture::new);
         CompletionStage<String> first = call.get();
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         first.toCompletableFuture().cancel(true);
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
-        assertThat(b.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
     }
 
     @Test
     void aCallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
         CircuitBreaker b = breaker();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         CompletableFuture<String> admittedWhileClosed = new CompletableFuture<>();
-        b.decorateCompletionStage(() -> admittedWhileClosed).get();
+        decorateCompletionStage(b, () -> admittedWhileClosed).get();
         b.transitionToHalfOpenState();
-        assertThat(b.tryAcquirePermission()).isTrue(); // the only trial
+        assertThat(permissions.tryAcquirePermission()).isTrue(); // the only trial
         admittedWhileClosed.cancel(true);
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 
     @Test
     void anIgnoredErrorOfACallAdmittedBeforeHalfOpenCannotHandHalfOpenAnExtraPermit() {
         CircuitBreaker b = t.registry.circuitBreaker("ignoring", breaker().config().toBuilder()
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             b.transitionToHalfOpenState();
-            assertThat(b.tryAcquirePermission()).isTrue(); // the only trial, taken while this call runs
+            assertThat(permissions.tryAcquirePermission()).isTrue(); // the only trial, taken while this call runs
             throw new IllegalArgumentException("ignored");
         })).isInstanceOf(IllegalArgumentException.class);
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 }

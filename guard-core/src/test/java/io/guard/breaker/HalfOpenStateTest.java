@@ -8,6 +8,9 @@ import java.io.FileNotFoundException;
 import java.time.Duration;
 import java.util.List;
 
+import static io.guard.breaker.CircuitBreakerDecorators.executeCallable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.fail;
 import static io.guard.breaker.TestBreakers.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,10 +37,11 @@ class HalfOpenStateTest {
     @Test
     void admitsExactlyThePermittedNumberOfTrialCalls() {
         CircuitBreaker b = halfOpen(config().build());
-        assertThat(b.tryAcquirePermission()).isTrue();
-        assertThat(b.tryAcquirePermission()).isTrue();
-        assertThat(b.tryAcquirePermission()).isTrue();
-        assertThatThrownBy(b::acquirePermission).isInstanceOfSatisfying(CallNotPermittedException.class, e -> {
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThatThrownBy(permissions::acquirePermission).isInstanceOfSatisfying(CallNotPermittedException.class, e -> {
             assertThat(e.state()).isEqualTo(State.HALF_OPEN);
             assertThat(e.retryAfter()).isZero();
             assertThat(e.getMessage()).contains("HALF_OPEN", "trial calls are taken");
@@ -69,11 +73,12 @@ class HalfOpenStateTest {
     void reopensOnSlowTrials() {
         CircuitBreaker b = halfOpen(config().slowCallDurationThreshold(Duration.ofMillis(100))
                 .slowCallRateThreshold(60).build());
-        assertThat(b.tryAcquirePermission()).isTrue();
-        b.onSuccess(Duration.ofMillis(100).toNanos()); // exactly the threshold: not slow
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        permissions.onSuccess(Duration.ofMillis(100).toNanos()); // exactly the threshold: not slow
         for (int i = 0; i < 2; i++) {
-            assertThat(b.tryAcquirePermission()).isTrue();
-            b.onSuccess(Duration.ofMillis(100).toNanos() + 1);
+            assertThat(permissions.tryAcquirePermission()).isTrue();
+            permissions.onSuccess(Duration.ofMillis(100).toNanos() + 1);
         }
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.snapshot().slowCalls()).isEqualTo(2);
@@ -84,7 +89,7 @@ class HalfOpenStateTest {
         CircuitBreaker b = halfOpen(config().permittedNumberOfCallsInHalfOpenState(1)
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
         for (int i = 0; i < 5; i++) {
-            assertThatThrownBy(() -> b.executeRunnable(() -> {
+            assertThatThrownBy(() -> executeRunnable(b, () -> {
                 throw new IllegalArgumentException("not the downstream's fault");
             })).isInstanceOf(IllegalArgumentException.class);
         }
@@ -96,18 +101,19 @@ class HalfOpenStateTest {
     @Test
     void givesBackAReleasedPermitButNeverMoreThanPermitted() {
         CircuitBreaker b = halfOpen(config().permittedNumberOfCallsInHalfOpenState(1).build());
-        b.releasePermission(); // a release without an acquisition must not create a second permit
-        assertThat(b.tryAcquirePermission()).isTrue();
-        assertThat(b.tryAcquirePermission()).isFalse();
-        b.releasePermission();
-        assertThat(b.tryAcquirePermission()).isTrue();
-        assertThat(b.tryAcquirePermission()).isFalse();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        permissions.releasePermission(); // a release without an acquisition must not create a second permit
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
+        permissions.releasePermission();
+        assertThat(permissions.tryAcquirePermission()).isTrue();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
     }
 
     @Test
     void anErrorThrownByTheCallIsRecordedAndRethrown() {
         CircuitBreaker b = halfOpen(config().permittedNumberOfCallsInHalfOpenState(1).build());
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             throw new StackOverflowError("simulated");
         })).isInstanceOf(StackOverflowError.class);
         assertThat(b.state()).isEqualTo(State.OPEN);
@@ -117,7 +123,7 @@ class HalfOpenStateTest {
     void maxWaitReopensAHalfOpenWhoseTrialsNeverReport() {
         CircuitBreaker b = halfOpen(config().maxWaitDurationInHalfOpenState(Duration.ofSeconds(30)).build());
         for (int i = 0; i < 3; i++) {
-            assertThat(b.tryAcquirePermission()).isTrue(); // never answered: a buggy caller
+            assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue(); // never answered: a buggy caller
         }
         t.clock.advance(Duration.ofSeconds(29));
         assertThat(b.state()).isEqualTo(State.HALF_OPEN);
@@ -132,12 +138,13 @@ class HalfOpenStateTest {
                 .scheduler((delay, task) -> () -> { }).build();
         CircuitBreaker b = registry.circuitBreaker("x", config().maxWaitDurationInHalfOpenState(Duration.ofSeconds(5))
                 .build());
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
         b.transitionToHalfOpenState();
         for (int i = 0; i < 3; i++) {
-            assertThat(b.tryAcquirePermission()).isTrue();
+            assertThat(permissions.tryAcquirePermission()).isTrue();
         }
         t.clock.advance(Duration.ofSeconds(5));
-        assertThat(b.tryAcquirePermission()).isFalse();
+        assertThat(permissions.tryAcquirePermission()).isFalse();
         assertThat(b.state()).isEqualTo(State.OPEN);
     }
 
@@ -156,8 +163,8 @@ class HalfOpenStateTest {
                 .ignoreException(e -> { throw new IllegalStateException("buggy ignore predicate"); })
                 .recordException(e -> { throw new IllegalStateException("buggy record predicate"); })
                 .recordResult(r -> { throw new IllegalStateException("buggy result predicate"); }).build());
-        assertThat(b.executeSupplier(() -> "fine")).isEqualTo("fine"); // throwing result predicate: success
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        assertThat(executeSupplier(b, () -> "fine")).isEqualTo("fine"); // throwing result predicate: success
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             throw new UnsupportedOperationException("down");
         })).isInstanceOf(UnsupportedOperationException.class); // throwing predicates: not ignored, recorded
         assertThat(b.state()).isEqualTo(State.OPEN); // 1 of 2 failed = 50%: both trials were counted
@@ -168,13 +175,13 @@ class HalfOpenStateTest {
         CircuitBreaker b = halfOpen(config().permittedNumberOfCallsInHalfOpenState(3)
                 .recordExceptions(List.of(java.io.IOException.class, RuntimeException.class))
                 .ignoreExceptions(List.of(IllegalArgumentException.class)).build());
-        assertThatThrownBy(() -> b.executeCallable(() -> {
+        assertThatThrownBy(() -> executeCallable(b, () -> {
             throw new FileNotFoundException("subclass of a recorded type");
         })).isInstanceOf(FileNotFoundException.class);
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             throw new IllegalArgumentException("recorded type, but ignored");
         })).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             throw new AssertionError("neither: counts as a success");
         })).isInstanceOf(AssertionError.class);
         assertThat(b.snapshot()).extracting(s -> s.calls(), s -> s.failedCalls()).containsExactly(2, 1);

@@ -17,6 +17,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCompletionStage;
+import static io.guard.breaker.CircuitBreakerDecorators.executeCallable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -67,7 +70,7 @@ class HungCallsTest {
         ExecutorService callers = Executors.newFixedThreadPool(blocked);
         try {
             for (int i = 0; i < blocked; i++) {
-                callers.submit(() -> b.executeCallable(() -> {
+                callers.submit(() -> executeCallable(b, () -> {
                     entered.countDown();
                     return unblock.await(30, TimeUnit.SECONDS);
                 }));
@@ -76,7 +79,7 @@ class HungCallsTest {
             t.clock.advance(Duration.ofMillis(225));
             assertThat(b.state()).as("read before any further call").isEqualTo(State.OPEN);
             assertThat(b.snapshot().slowCalls()).isEqualTo(blocked);
-            assertThatThrownBy(() -> b.executeSupplier(() -> "the next caller"))
+            assertThatThrownBy(() -> executeSupplier(b, () -> "the next caller"))
                     .isInstanceOf(CallNotPermittedException.class);
         } finally {
             unblock.countDown();
@@ -171,7 +174,7 @@ class HungCallsTest {
         CircuitBreaker b = breaker(50);
         succeed(b, 5);
         for (int i = 0; i < 5; i++) {
-            b.decorateCompletionStage(CompletableFuture::new).get();
+            decorateCompletionStage(b, CompletableFuture::new).get();
         }
         t.clock.advance(SLOW.multipliedBy(2));
         b.tryAcquire();
@@ -192,7 +195,7 @@ class HungCallsTest {
                 int id = i;
                 done.add(pool.submit(() -> {
                     for (int n = 0; n < 500; n++) {
-                        b.executeSupplier(() -> "ok");
+                        executeSupplier(b, () -> "ok");
                         CircuitBreaker.Permit permit = b.acquire();
                         if (n % 2 == 0) {
                             answerer.submit(permit::onSuccess); // answered on another thread
@@ -226,7 +229,7 @@ class HungCallsTest {
     void theHandleLessPermissionApiIsNotWatched() {
         CircuitBreaker b = breaker(50);
         for (int i = 0; i < 10; i++) {
-            assertThat(b.tryAcquirePermission()).isTrue();
+            assertThat(CircuitBreakerPermissions.of(b).tryAcquirePermission()).isTrue();
         }
         t.clock.advance(SLOW.multipliedBy(2));
         assertThat(b.snapshot().calls()).isZero();
@@ -238,7 +241,7 @@ class HungCallsTest {
                 .failureRateThreshold(100).recordExceptions(List.of(IllegalStateException.class))
                 .timeout(Duration.ofSeconds(2)).build());
         CompletableFuture<String> work = new CompletableFuture<>();
-        CompletionStage<String> stage = b.decorateCompletionStage(() -> work).get();
+        CompletionStage<String> stage = decorateCompletionStage(b, () -> work).get();
         t.clock.advance(Duration.ofMillis(1999));
         assertThat(stage.toCompletableFuture()).isNotDone();
         t.clock.advance(Duration.ofMillis(1));
@@ -254,7 +257,7 @@ class HungCallsTest {
     void aStageThatCompletesInTimeCancelsItsTimer() {
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().timeout(Duration.ofSeconds(2)).build());
         CompletableFuture<String> work = new CompletableFuture<>();
-        CompletionStage<String> stage = b.decorateCompletionStage(() -> work).get();
+        CompletionStage<String> stage = decorateCompletionStage(b, () -> work).get();
         assertThat(t.clock.pendingTasks()).isEqualTo(1);
         work.complete("ok");
         assertThat(t.clock.pendingTasks()).isZero();

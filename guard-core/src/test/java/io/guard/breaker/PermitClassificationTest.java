@@ -33,7 +33,8 @@ class PermitClassificationTest {
         CircuitBreaker b = breaker();
         CircuitBreaker.Permit permit = b.acquire();
         permit.onSuccess();
-        assertThat(permit.onError(new IOException("late"))).isEqualTo(b.recordsAsFailure(new IOException("late")))
+        assertThat(permit.onError(new IOException("late")))
+                .isEqualTo(CircuitBreakerPermissions.of(b).recordsAsFailure(new IOException("late")))
                 .isTrue();
         assertThat(permit.onError(new IllegalArgumentException("late"))).isFalse();
         assertThat(b.snapshot().calls()).isEqualTo(1);

@@ -16,8 +16,9 @@ class RecordsAsFailureTest {
     @Test
     void everyThrowableIsAFailureWhenNothingIsConfigured() {
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.ofDefaults());
-        assertThat(b.recordsAsFailure(new IllegalStateException())).isTrue();
-        assertThat(b.recordsAsFailure(new OutOfMemoryError())).isTrue();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.recordsAsFailure(new IllegalStateException())).isTrue();
+        assertThat(permissions.recordsAsFailure(new OutOfMemoryError())).isTrue();
         assertThat(b.snapshot().calls()).isZero();
     }
 
@@ -27,9 +28,10 @@ class RecordsAsFailureTest {
                 .recordExceptions(List.of(IOException.class, UncheckedIOException.class))
                 .ignoreExceptions(List.of(UncheckedIOException.class))
                 .build());
-        assertThat(b.recordsAsFailure(new IOException())).isTrue();
-        assertThat(b.recordsAsFailure(new UncheckedIOException(new IOException()))).isFalse();
-        assertThat(b.recordsAsFailure(new IllegalArgumentException())).isFalse();
+        CircuitBreakerPermissions permissions = CircuitBreakerPermissions.of(b);
+        assertThat(permissions.recordsAsFailure(new IOException())).isTrue();
+        assertThat(permissions.recordsAsFailure(new UncheckedIOException(new IOException()))).isFalse();
+        assertThat(permissions.recordsAsFailure(new IllegalArgumentException())).isFalse();
     }
 
     @Test
@@ -37,6 +39,6 @@ class RecordsAsFailureTest {
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder()
                 .recordException(e -> { throw new IllegalStateException("buggy predicate"); })
                 .build());
-        assertThat(b.recordsAsFailure(new IllegalArgumentException())).isTrue();
+        assertThat(CircuitBreakerPermissions.of(b).recordsAsFailure(new IllegalArgumentException())).isTrue();
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,7 +59,7 @@ class ResilienceApiAdditionsTest {
         // The breaker lets ignore win either way, as Resilience4j's state machine does.
         for (CircuitBreakerConfig config : List.of(legacy, precedence)) {
             CircuitBreaker b = t.registry.circuitBreaker("ignore-" + config.ignoreExceptionsPrecedenceEnabled(), config);
-            assertThatThrownBy(() -> b.executeRunnable(() -> {
+            assertThatThrownBy(() -> executeRunnable(b, () -> {
                 throw new IllegalStateException("ignored");
             })).isInstanceOf(IllegalStateException.class);
             assertThat(b.snapshot().calls()).isZero();
@@ -72,7 +73,7 @@ class ResilienceApiAdditionsTest {
                 .slowCallDurationThreshold(Duration.ofSeconds(1))
                 .currentTimestampFunction(clock -> millis.get(), TimeUnit.MILLISECONDS).build();
         CircuitBreaker b = t.breaker(config);
-        b.executeRunnable(() -> millis.addAndGet(1_500)); // the registry's clock does not move
+        executeRunnable(b, () -> millis.addAndGet(1_500)); // the registry's clock does not move
         assertThat(b.snapshot().slowCalls()).isEqualTo(1);
         assertThat(b.currentTimeNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(2_500));
     }

@@ -16,6 +16,13 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCheckedFunction;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCheckedRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCheckedSupplier;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateConsumer;
+import static io.guard.breaker.CircuitBreakerDecorators.decorateFunction;
+import static io.guard.breaker.CircuitBreakerDecorators.executeCheckedSupplier;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.fail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -100,9 +107,9 @@ class ResilienceApiTest {
         CircuitBreaker b = t.breaker(small().transitionOnResult((result, error) -> "RETRY_IN_30S".equals(result)
                 ? TransitionCheck.transitionToOpenAndWaitFor(Duration.ofSeconds(30))
                 : TransitionCheck.noTransition()).build());
-        assertThat(b.executeSupplier(() -> "ok")).isEqualTo("ok");
+        assertThat(executeSupplier(b, () -> "ok")).isEqualTo("ok");
         assertThat(b.state()).isEqualTo(State.CLOSED);
-        assertThat(b.executeSupplier(() -> "RETRY_IN_30S")).isEqualTo("RETRY_IN_30S");
+        assertThat(executeSupplier(b, () -> "RETRY_IN_30S")).isEqualTo("RETRY_IN_30S");
         assertThat(b.state()).isEqualTo(State.OPEN);
         assertThat(b.remainingOpenTime()).isEqualTo(Duration.ofSeconds(30));
     }
@@ -112,7 +119,7 @@ class ResilienceApiTest {
         CircuitBreaker b = t.breaker(small().transitionOnResult((result, error) -> error instanceof IOException
                 ? TransitionCheck.transitionToOpenAndWaitUntil(t.clock.instant().plusSeconds(42))
                 : TransitionCheck.noTransition()).build());
-        assertThatThrownBy(() -> b.executeCheckedSupplier(() -> {
+        assertThatThrownBy(() -> executeCheckedSupplier(b, () -> {
             throw new IOException("quota exhausted");
         })).isInstanceOf(IOException.class);
         assertThat(b.state()).isEqualTo(State.OPEN);
@@ -124,7 +131,7 @@ class ResilienceApiTest {
         CircuitBreaker b = t.breaker(small().transitionOnResult((result, error) -> {
             throw new IllegalStateException("buggy check");
         }).build());
-        assertThat(b.executeSupplier(() -> "ok")).isEqualTo("ok");
+        assertThat(executeSupplier(b, () -> "ok")).isEqualTo("ok");
         assertThat(b.state()).isEqualTo(State.CLOSED);
     }
 
@@ -172,20 +179,20 @@ class ResilienceApiTest {
     @Test
     void functionConsumerAndCheckedDecoratorsRecordTheirCalls() throws Throwable {
         CircuitBreaker b = t.breaker(CircuitBreakerConfig.builder().slidingWindowSize(10).build());
-        Function<Integer, Integer> twice = b.decorateFunction(x -> x * 2);
+        Function<Integer, Integer> twice = decorateFunction(b, x -> x * 2);
         assertThat(twice.apply(21)).isEqualTo(42);
         List<String> seen = new ArrayList<>();
-        Consumer<String> consumer = b.decorateConsumer(seen::add);
+        Consumer<String> consumer = decorateConsumer(b, seen::add);
         consumer.accept("a");
         assertThat(seen).containsExactly("a");
-        CheckedFunction<String, Integer> parse = b.decorateCheckedFunction(Integer::parseInt);
+        CheckedFunction<String, Integer> parse = decorateCheckedFunction(b, Integer::parseInt);
         assertThat(parse.apply("7")).isEqualTo(7);
-        CheckedSupplier<String> checked = b.decorateCheckedSupplier(() -> {
+        CheckedSupplier<String> checked = decorateCheckedSupplier(b, () -> {
             throw new IOException("checked");
         });
         assertThatThrownBy(checked::get).isInstanceOf(IOException.class);
         int[] ran = {0};
-        b.decorateCheckedRunnable(() -> ran[0]++).run();
+        decorateCheckedRunnable(b, () -> ran[0]++).run();
         assertThat(ran[0]).isEqualTo(1);
         assertThat(b.snapshot().calls()).isEqualTo(5);
         assertThat(b.snapshot().failedCalls()).isEqualTo(1);

@@ -9,6 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCompletionStage;
+import static io.guard.breaker.CircuitBreakerDecorators.executeCheckedSupplier;
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
 import static io.guard.breaker.TestBreakers.fail;
 import static io.guard.breaker.TestBreakers.succeed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,14 +58,14 @@ class ResilienceParityTest {
                     asked.add(result != null ? "result " + result : "error " + error.getClass().getSimpleName());
                     return TransitionCheck.noTransition();
                 }).build());
-        b.executeRunnable(() -> { });                       // a plain success: not asked
-        b.executeSupplier(() -> null);                     // a null result: not asked
-        b.executeSupplier(() -> "bad");                    // recorded as a failure by recordResult: not asked
-        b.executeSupplier(() -> "good");
-        assertThatThrownBy(() -> b.executeRunnable(() -> {
+        executeRunnable(b, () -> { });                       // a plain success: not asked
+        executeSupplier(b, () -> null);                     // a null result: not asked
+        executeSupplier(b, () -> "bad");                    // recorded as a failure by recordResult: not asked
+        executeSupplier(b, () -> "good");
+        assertThatThrownBy(() -> executeRunnable(b, () -> {
             throw new IllegalArgumentException("ignored");
         })).isInstanceOf(IllegalArgumentException.class); // ignored: not asked
-        assertThatThrownBy(() -> b.executeCheckedSupplier(() -> {
+        assertThatThrownBy(() -> executeCheckedSupplier(b, () -> {
             throw new IOException("recorded");
         })).isInstanceOf(IOException.class);
         assertThat(asked).containsExactly("result good", "error IOException");
@@ -72,11 +76,11 @@ class ResilienceParityTest {
         CircuitBreaker b = t.breaker(small().transitionOnResult((result, error) -> "retry later".equals(result)
                 ? TransitionCheck.transitionToOpen() : TransitionCheck.noTransition()).build());
         b.transitionToHalfOpenState();
-        b.executeSupplier(() -> "retry later");
+        executeSupplier(b, () -> "retry later");
         assertThat(b.state()).as("HALF_OPEN decides by its trial calls").isEqualTo(State.HALF_OPEN);
-        b.executeSupplier(() -> "ok");
+        executeSupplier(b, () -> "ok");
         assertThat(b.state()).isEqualTo(State.CLOSED);
-        b.executeSupplier(() -> "retry later");
+        executeSupplier(b, () -> "retry later");
         assertThat(b.state()).as("CLOSED acts on the check").isEqualTo(State.OPEN);
     }
 
@@ -93,14 +97,14 @@ class ResilienceParityTest {
         CircuitBreaker traced = t.registry.circuitBreaker("traced", small().writableStackTraceEnabled(true).build());
         plain.transitionToForcedOpenState();
         traced.transitionToForcedOpenState();
-        assertThatThrownBy(() -> plain.executeSupplier(() -> "x"))
+        assertThatThrownBy(() -> executeSupplier(plain, () -> "x"))
                 .isInstanceOfSatisfying(CallNotPermittedException.class,
                         e -> assertThat(e.getStackTrace()).isEmpty());
-        assertThatThrownBy(() -> traced.executeSupplier(() -> "x"))
+        assertThatThrownBy(() -> executeSupplier(traced, () -> "x"))
                 .isInstanceOfSatisfying(CallNotPermittedException.class,
                         e -> assertThat(e.getStackTrace()).isNotEmpty());
         assertThat(CallNotPermittedException.createCallNotPermittedException(traced).getStackTrace()).isNotEmpty();
-        assertThat(traced.decorateCompletionStage(() -> null).get().toCompletableFuture().handle((v, e) -> e).join())
+        assertThat(decorateCompletionStage(traced, () -> null).get().toCompletableFuture().handle((v, e) -> e).join())
                 .isInstanceOfSatisfying(CallNotPermittedException.class,
                         e -> assertThat(e.getStackTrace()).isNotEmpty());
         assertThat(plain.recentEvents()).extracting(GuardEvent::type).contains(Type.NOT_PERMITTED);

@@ -2,6 +2,9 @@ package io.guard.breaker;
 
 import io.guard.time.ManualClock;
 
+import static io.guard.breaker.CircuitBreakerDecorators.executeRunnable;
+import static io.guard.breaker.CircuitBreakerDecorators.executeSupplier;
+
 /** A registry on a manual clock, so tests move time by hand and timers run when the clock passes them. */
 final class TestBreakers {
 
@@ -22,14 +25,14 @@ final class TestBreakers {
 
     static void succeed(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
-            breaker.executeSupplier(() -> "ok");
+            executeSupplier(breaker, () -> "ok");
         }
     }
 
     static void fail(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
             try {
-                breaker.executeRunnable(() -> {
+                executeRunnable(breaker, () -> {
                     throw new IllegalStateException("boom");
                 });
             } catch (IllegalStateException expected) {

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static io.guard.breaker.CircuitBreakerDecorators.decorateCompletionStage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,7 +29,7 @@ class TimeoutsOffTheTimerThreadIT {
             CountDownLatch bTimedOut = new CountDownLatch(1);
             AtomicReference<String> bThread = new AtomicReference<>();
 
-            CompletableFuture<Boolean> aFallback = a.decorateCompletionStage(CompletableFuture<String>::new).get()
+            CompletableFuture<Boolean> aFallback = decorateCompletionStage(a, CompletableFuture<String>::new).get()
                     .toCompletableFuture()
                     .handle((value, error) -> {
                         try { // a fallback that blocks for up to 1.5 s, unless B's timeout comes first
@@ -38,7 +39,7 @@ class TimeoutsOffTheTimerThreadIT {
                             return false;
                         }
                     });
-            CompletableFuture<String> bAnswer = b.decorateCompletionStage(CompletableFuture<String>::new).get()
+            CompletableFuture<String> bAnswer = decorateCompletionStage(b, CompletableFuture<String>::new).get()
                     .toCompletableFuture();
             bAnswer.whenComplete((value, error) -> {
                 bThread.set(Thread.currentThread().getName());

@@ -360,7 +360,7 @@ class FailoverRateLimiterTest {
             }
             CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
             assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name)
-                    .startsWith(FailoverRateLimiter.ANSWER_THREADS));
+                    .startsWith(CallDeadlines.ANSWER_THREADS));
         } catch (Exception e) {
             throw new AssertionError(e);
         } finally {
@@ -437,6 +437,51 @@ class FailoverRateLimiterTest {
 
         assertThat(pending.join().allowed()).isTrue();
         assertThat(breaker.snapshot().failedCalls()).isEqualTo(1);
+    }
+
+    private void registerWaiting(String name, BackendFailurePolicy onFailure, ReplicaWait wait) {
+        registry.register(new RateLimitPolicy(name, Algorithm.FIXED_WINDOW, 1_000, Duration.ofHours(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, onFailure).withReplicaWait(wait));
+    }
+
+    /**
+     * A primary without its replicas for a while (issue 32 item 2: after a Sentinel failover, until the old primary
+     * is back as a replica): the admissions of a limit that waits for a replica follow its failure policy, but Redis
+     * answers every call, so the backend breaker stays closed and the other limits go on being decided by Redis.
+     * Before the fix the third shortfall opened the breaker, which then answered every limit.
+     */
+    @Test
+    void admissionsNoReplicaAcknowledgedFollowThePolicyWhileTheBreakerStaysClosedForEveryLimit() {
+        registerWaiting("submit", BackendFailurePolicy.FAIL_CLOSED, new ReplicaWait(1, Duration.ofMillis(100)));
+        registerWaiting("detail", BackendFailurePolicy.FAIL_CLOSED, ReplicaWait.NONE);
+        redis.shortOfReplicas(true);
+
+        for (int i = 0; i < 10; i++) {
+            assertThatThrownBy(() -> registry.tryAcquire("submit", "k", 1))
+                    .as("an admission no replica has is refused by FAIL_CLOSED")
+                    .isInstanceOf(ReplicaShortfallException.class).hasMessageContaining("0 of 1 replicas");
+        }
+        assertThat(breaker.state()).as("Redis answered every call").isEqualTo(State.CLOSED);
+        int before = redis.calls.get();
+        assertThat(registry.tryAcquire("detail", "k", 1).allowed()).as("a limit that waits for no replica").isTrue();
+        assertThat(redis.calls.get()).as("decided by Redis, not by the failure policy").isEqualTo(before + 1);
+        assertThat(failover.health().orElseThrow().up()).isTrue();
+
+        redis.shortOfReplicas(false);
+        assertThat(registry.tryAcquire("submit", "k", 1).allowed())
+                .as("admitted by the first call once a replica acknowledges, with no breaker wait").isTrue();
+    }
+
+    @Test
+    void aFailOpenLimitShortOfReplicasAllowsWithoutCountingAndSaysWhy() {
+        registerWaiting("open", BackendFailurePolicy.FAIL_OPEN, new ReplicaWait(1, Duration.ofMillis(100)));
+        redis.shortOfReplicas(true);
+
+        assertThat(registry.tryAcquire("open", "k", 1).allowed()).isTrue();
+        assertThat(registry.stats("open").errors()).isEqualTo(1);
+        assertThat(BackendFailureReason.of(new ReplicaShortfallException("x", null)))
+                .isEqualTo(BackendFailureReason.REPLICAS);
+        assertThat(BackendFailureReason.REPLICAS.tag()).isEqualTo("replicas");
     }
 
     @Test

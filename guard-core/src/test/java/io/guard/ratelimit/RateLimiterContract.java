@@ -420,7 +420,7 @@ public abstract class RateLimiterContract {
 
     /** Waiting is done above the backend (the registry's one timer); the backend's retryAfter must steer it. */
     private CompletionStage<Decision> waiting(RateLimiter backend, RateLimitPolicy policy, Duration maxWait) {
-        return new RetryingAcquire(timer, System::nanoTime)
+        return new RetryingAcquire(io.guard.time.Scheduler.of(timer), System::nanoTime)
                 .acquire(() -> backend.tryAcquireAsync(policy, "k", 1), maxWait);
     }
 

@@ -16,6 +16,7 @@ final class SwitchableBackend implements RateLimiter {
     private final RateLimiter delegate;
     private volatile boolean failing;
     private volatile boolean hanging;
+    private volatile boolean shortOfReplicas;
     final List<CompletableFuture<BackendOutcome>> unanswered = new CopyOnWriteArrayList<>();
     final AtomicInteger calls = new AtomicInteger();
     /**
@@ -36,6 +37,11 @@ final class SwitchableBackend implements RateLimiter {
         this.hanging = hanging;
     }
 
+    /** Admissions of limits that wait for replicas are decided, then fail as no replica acknowledged them. */
+    void shortOfReplicas(boolean shortOfReplicas) {
+        this.shortOfReplicas = shortOfReplicas;
+    }
+
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         calls.incrementAndGet();
@@ -48,6 +54,15 @@ final class SwitchableBackend implements RateLimiter {
             // Like Redisson's timeouts, the cause's message quotes the key: it must not reach events or health.
             return CompletableFuture.failedFuture(new RateLimiterBackendException("rate limiter '" + policy.name()
                     + "': Redis could not decide", new IllegalStateException("timeout, params: [" + key + "]")));
+        }
+        if (shortOfReplicas && policy.replicaWait().waits()) {
+            return delegate.decide(policy, key, permits).thenApply(outcome -> {
+                if (outcome.decision().allowed()) {
+                    throw new ReplicaShortfallException("rate limiter '" + policy.name() + "': the spend was "
+                            + "acknowledged by 0 of " + policy.replicaWait().replicas() + " replicas", null);
+                }
+                return outcome;
+            });
         }
         return delegate.decide(policy, key, permits);
     }

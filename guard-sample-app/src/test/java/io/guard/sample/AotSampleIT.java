@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The sample as Spring AOT processed it at build time (the {@code process-aot} execution of this module's pom), started
  * with {@code -Dspring.aot.enabled=true} in a JVM of its own on a real Redis: the bean definitions come from the
  * generated code instead of the auto-configurations, and Guard's runtime hints were collected next to them. A
- * refusal, both kinds of fallback and the {@code guard} endpoint must answer as on a plain start.
+ * refusal, both kinds of fallback and the {@code guard} endpoint must answer as on a plain start, and a setting that
+ * AOT fixed at build time, given otherwise at run time, is named in a WARN.
  */
 class AotSampleIT {
 
@@ -33,14 +34,20 @@ class AotSampleIT {
         assertThat(hints.methods("io.guard.sample.inventory.InventoryService")).as("a breaker's fallback")
                 .contains("degraded");
         assertThat(hints.resources()).as("guard-redis's scripts").contains("guard/lua/");
+        assertThat(hints.types()).as("an exception class application.yml names in ignore-exceptions, loaded by name")
+                .contains("io.guard.sample.inventory.OutOfStockException");
+        assertThat(hints.resources()).as("the build-time settings Guard compares at start-up")
+                .contains("META-INF/guard/aot-build-time-settings.properties");
 
         try (DedicatedRedis redis = RedisServers.startDedicated();
              SampleProcess sample = SampleProcess.start(Path.of("target", "aot-sample", "sample.log"),
                      List.of("-Dspring.aot.enabled=true"), "--server.port=0", "--server.address=127.0.0.1",
                      "--sample.redis.embedded=never", "--spring.data.redis.url=" + redis.url(),
-                     "--sample.inventory.latency=0ms")) {
+                     "--sample.inventory.latency=0ms", "--guard.observations.enabled=false")) {
             Http http = new Http(sample.awaitPort(START_BOUND));
-            assertThat(sample.output()).as("log %s", sample.log()).contains("Starting AOT-processed");
+            assertThat(sample.output()).as("log %s", sample.log()).contains("Starting AOT-processed")
+                    .contains("WARN").contains("guard.observations.enabled is 'false' now but was 'true' when Spring "
+                            + "AOT processed the application: the build-time value is in force");
 
             refusesTheSixthOrder(http);
             answersAStatusPollBeyondItsLimitFromTheFallback(http);

@@ -40,6 +40,15 @@ record NativeImageHints(List<JsonNode> reflection, String resources) {
                 .replace("\\\\", "").replace("\\/", "/"));
     }
 
+    /** Every type the metadata names (registered for reflection, with or without members). */
+    List<String> types() {
+        List<String> names = new ArrayList<>();
+        for (JsonNode entry : reflection) {
+            names.add(entry.has("type") ? entry.path("type").asText() : entry.path("name").asText());
+        }
+        return names;
+    }
+
     /** The methods a native image may invoke on {@code type}. */
     List<String> methods(String type) {
         List<String> names = new ArrayList<>();

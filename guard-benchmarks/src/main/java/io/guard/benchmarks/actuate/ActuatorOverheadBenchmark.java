@@ -2,6 +2,7 @@ package io.guard.benchmarks.actuate;
 
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerDecorators;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
@@ -84,7 +85,7 @@ public class ActuatorOverheadBenchmark {
         if (registry != null) {
             new GuardMetrics(breakers, limiters).bindTo(registry);
         }
-        protectedCall = breaker.decorateSupplier(() -> counter);
+        protectedCall = CircuitBreakerDecorators.decorateSupplier(breaker, () -> counter);
     }
 
     @TearDown

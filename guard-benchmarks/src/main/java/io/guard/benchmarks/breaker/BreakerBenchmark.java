@@ -3,6 +3,7 @@ package io.guard.benchmarks.breaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerDecorators;
 import io.guard.breaker.CircuitBreakerRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -44,7 +45,7 @@ public class BreakerBenchmark {
         guardRegistry = CircuitBreakerRegistry.builder().defaults(CircuitBreakerConfig.builder()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(100).build()).build();
-        guard = guardRegistry.circuitBreaker("bench").decorateSupplier(call);
+        guard = CircuitBreakerDecorators.decorateSupplier(guardRegistry.circuitBreaker("bench"), call);
 
         io.github.resilience4j.circuitbreaker.CircuitBreaker r4j = io.github.resilience4j.circuitbreaker.CircuitBreaker
                 .of("bench", io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()

@@ -1,6 +1,7 @@
 package io.guard.benchmarks.breaker;
 
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerDecorators;
 import io.guard.breaker.CircuitBreakerRegistry;
 
 import java.lang.management.ManagementFactory;
@@ -34,7 +35,7 @@ public final class BreakerCpuTime {
         try (CircuitBreakerRegistry registry = CircuitBreakerRegistry.builder().defaults(CircuitBreakerConfig.builder()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED).slidingWindowSize(100).build())
                 .build()) {
-            Supplier<Integer> guard = registry.circuitBreaker("cpu").decorateSupplier(call);
+            Supplier<Integer> guard = CircuitBreakerDecorators.decorateSupplier(registry.circuitBreaker("cpu"), call);
             Supplier<Integer> resilience4j = io.github.resilience4j.circuitbreaker.CircuitBreaker.decorateSupplier(
                     io.github.resilience4j.circuitbreaker.CircuitBreaker.of("cpu",
                             io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.custom()

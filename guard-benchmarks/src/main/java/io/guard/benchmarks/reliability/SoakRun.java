@@ -2,6 +2,7 @@ package io.guard.benchmarks.reliability;
 
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerDecorators;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.FailoverRateLimiter;
@@ -85,7 +86,7 @@ public final class SoakRun {
                         try {
                             limits.tryAcquire(LIMITS[random.nextInt(LIMITS.length)],
                                     "user-" + random.nextInt(USERS), 1);
-                            inventory.executeSupplier(() -> {
+                            CircuitBreakerDecorators.executeSupplier(inventory, () -> {
                                 if (random.nextInt(100) < 5) {
                                     throw new IllegalStateException("inventory failed");
                                 }

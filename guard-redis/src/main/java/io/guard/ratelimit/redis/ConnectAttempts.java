@@ -3,6 +3,9 @@ package io.guard.ratelimit.redis;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -12,15 +15,21 @@ import java.util.function.Supplier;
  * Makes a client's first connection without ever holding a caller's thread, and makes it again after a failed
  * attempt: Lettuce connects synchronously, and Redisson's lazy initialization connects synchronously on the first
  * command (retrying with its retry interval while Redis refuses), so while Redis is down either would keep a request
- * thread for seconds, out of reach of Guard's timeout. Here an attempt runs on {@link CompletableFuture}'s default
- * asynchronous executor, one at a time; callers chain on it, and once one attempt has succeeded its result is kept:
- * from then on the client reconnects by itself, asynchronously.
+ * thread for seconds, out of reach of Guard's timeout. Here an attempt runs on a thread of its own
+ * ({@value #THREAD_NAME}, a daemon that ends {@value #IDLE_SECONDS} s after the last attempt), one at a time; callers
+ * chain on it, and once one attempt has succeeded its result is kept: from then on the client reconnects by itself,
+ * asynchronously. Not {@link CompletableFuture}'s default executor: on a machine of one or two CPUs that starts a new
+ * thread for every attempt, and elsewhere a blocking connect would hold a worker of the common pool.
  *
  * @param <T> what a successful attempt yields (a connection)
  */
 final class ConnectAttempts<T> {
 
+    static final String THREAD_NAME = "guard-redis-connect";
+    static final long IDLE_SECONDS = 10;
+
     private final Supplier<CompletableFuture<T>> connect;
+    private final ThreadPoolExecutor thread = connectThread();
     private final AtomicReference<CompletableFuture<T>> current = new AtomicReference<>();
     /** Actions waiting for the first successful attempt; see {@link #whenConnected}. */
     private final List<Consumer<T>> awaiting = new CopyOnWriteArrayList<>();
@@ -44,7 +53,7 @@ final class ConnectAttempts<T> {
         if (!current.compareAndSet(attempt, next)) {
             return current.get();
         }
-        CompletableFuture.supplyAsync(connect).thenCompose(started -> started).whenComplete((connected, error) -> {
+        CompletableFuture.supplyAsync(connect, thread).thenCompose(started -> started).whenComplete((connected, error) -> {
             if (error == null) {
                 next.complete(connected);
                 // After completing: an action added from now on finds the result itself (see whenConnected).
@@ -122,6 +131,7 @@ final class ConnectAttempts<T> {
             }
             closed = true;
         }
+        thread.shutdown(); // an attempt under way still runs to its end
         CompletableFuture<T> attempt = current.get();
         if (attempt != null) {
             attempt.thenAccept(close);
@@ -139,6 +149,17 @@ final class ConnectAttempts<T> {
             return;
         }
         close.accept(stale);
+    }
+
+    private static ThreadPoolExecutor connectThread() {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, IDLE_SECONDS, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread made = new Thread(task, THREAD_NAME);
+                    made.setDaemon(true);
+                    return made;
+                });
+        executor.allowCoreThreadTimeOut(true);
+        return executor;
     }
 
     /** The connected result if an attempt has succeeded, else {@code null}; never starts an attempt. */

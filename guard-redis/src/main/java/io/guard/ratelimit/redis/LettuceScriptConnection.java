@@ -1,6 +1,5 @@
 package io.guard.ratelimit.redis;
 
-import io.guard.ratelimit.ReplicaWait;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -9,18 +8,9 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.masterreplica.MasterReplica;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.NestedMultiOutput;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -28,7 +18,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -40,10 +29,10 @@ import java.util.function.Supplier;
 /**
  * Runs Guard's scripts through Lettuce, the client behind Spring Data Redis's default connection factory. Guard
  * opens one connection of its own from the factory's client (same servers, credentials, TLS and timeouts) and hands
- * each batch to it in one {@code dispatch}, which writes the commands and flushes once; on a cluster connection
- * Lettuce routes each command to the node owning its key's slot, following redirects as for any command. A second
- * connection carries Guard's pub/sub (resets heard from other instances): a subscribed connection can send nothing
- * else.
+ * each batch to it in one {@code dispatch} ({@link LettuceDispatch}), which writes the commands and flushes once; on
+ * a cluster connection Lettuce routes each command to the node owning its key's slot, following redirects as for any
+ * command. A second connection carries Guard's pub/sub (resets heard from other instances): a subscribed connection
+ * can send nothing else.
  *
  * <p>Both connections are made off the caller's thread ({@link ConnectAttempts}): at start-up by the warm-up
  * ({@link #connect()}), else on first use, and again after a failed attempt, so the application starts while Redis is
@@ -56,11 +45,12 @@ import java.util.function.Supplier;
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
-    private static final RedisCodec<String, String> CODEC = ExactUtf8Codec.INSTANCE;
+    private static final RedisCodec<String, String> CODEC = LettuceDispatch.CODEC;
 
     private final ConnectAttempts<StatefulConnection<String, String>> connection;
     private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;
     private final Duration timeout;
+    private final LettuceDispatch dispatch;
     private final boolean clustered;
     /** {@link System#nanoTime()} when the script connection was first found closed; 0 while it is open. */
     private volatile long closedSince;
@@ -74,6 +64,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
         this.connection = new ConnectAttempts<>(connect);
         this.pubSub = new ConnectAttempts<>(connectPubSub);
         this.timeout = timeout;
+        this.dispatch = new LettuceDispatch(timeout);
         this.clustered = clustered;
     }
 
@@ -161,7 +152,7 @@ public final class LettuceScriptConnection extends ScriptConnection {
     void send(List<ScriptCall> calls) {
         pubSub.retryIfAwaited(); // a subscription waiting for its connection tries again with each batch
         replaceIfClosedTooLong();
-        connection.sendWhenConnected(calls, this::dispatch);
+        connection.sendWhenConnected(calls, dispatch::send);
     }
 
     /**
@@ -191,94 +182,6 @@ public final class LettuceScriptConnection extends ScriptConnection {
         }
     }
 
-    private void dispatch(StatefulConnection<String, String> connection, List<ScriptCall> calls) {
-        List<RedisCommand<String, String, ?>> commands = new ArrayList<>(calls.size());
-        ReplicaWait wait = ReplicaShortfall.strongest(calls);
-        // The replicas the WAIT after the scripts counted, for the calls that wait for it.
-        CompletableFuture<Long> acknowledged = new CompletableFuture<>();
-        for (ScriptCall call : calls) {
-            AsyncCommand<String, String, List<Object>> command = new AsyncCommand<>(command(call));
-            // Lettuce does not time commands out unless its TimeoutOptions say so; Guard's calls always are.
-            command.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((reply, error) -> {
-                if (error != null) {
-                    call.reply().completeExceptionally(error);
-                } else if (!call.replicaWait().waits()) {
-                    call.reply().complete(reply);
-                } else {
-                    acknowledged.whenComplete((replicas, waitError) -> {
-                        if (waitError != null) {
-                            call.reply().completeExceptionally(waitError);
-                        } else {
-                            ReplicaShortfall.settle(call, reply, replicas);
-                        }
-                    });
-                }
-            });
-            call.reply().whenComplete((reply, error) -> {
-                if (call.reply().isCancelled()) {
-                    command.cancel(); // answered by the failure policy: Lettuce drops it if it has not written it
-                }
-            });
-            commands.add(command);
-        }
-        if (connection instanceof StatefulRedisClusterConnection<String, String>) {
-            // Lettuce routes a collection of commands on a cluster connection by waiting, on the calling thread, for
-            // the connection to each command's node; one command at a time it waits for nothing. The next batch is
-            // sent from the event loop that answered the last one, and for a node not connected yet (the new master
-            // after a failover) that event loop would wait for itself, for good.
-            commands.forEach(connection::dispatch);
-        } else {
-            connection.dispatch(commands);
-        }
-        if (wait.waits()) {
-            sendWait(connection, calls.get(0).routingKey(), wait, acknowledged);
-        }
-    }
-
-    /**
-     * {@code WAIT} after the scripts, on the connection that carried them (it counts that connection's writes): the
-     * same one on a single server or Sentinel; on a cluster, the connection to the node of the batch's lane.
-     */
-    private void sendWait(StatefulConnection<String, String> connection, String routingKey, ReplicaWait wait,
-                          CompletableFuture<Long> acknowledged) {
-        AsyncCommand<String, String, Long> command = new AsyncCommand<>(new Command<>(CommandType.WAIT,
-                new IntegerOutput<>(CODEC), new CommandArgs<>(CODEC).add(wait.replicas())
-                .add(wait.timeout().toMillis())));
-        command.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((replicas, error) -> {
-            if (error != null) {
-                acknowledged.completeExceptionally(error);
-            } else {
-                acknowledged.complete(replicas);
-            }
-        });
-        if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
-            Object lane = laneOf(routingKey);
-            if (!(lane instanceof String nodeId)) {
-                acknowledged.completeExceptionally(new IllegalStateException("no cluster node known for the batch"));
-                return;
-            }
-            cluster.getConnectionAsync(nodeId).whenComplete((node, error) -> {
-                if (error != null) {
-                    acknowledged.completeExceptionally(error);
-                } else {
-                    node.dispatch(command);
-                }
-            });
-        } else {
-            connection.dispatch(command);
-        }
-    }
-
-    private static Command<String, String, List<Object>> command(ScriptCall call) {
-        CommandArgs<String, String> args = new CommandArgs<>(CODEC)
-                .add(call.byDigest() ? call.script().sha() : call.script().source())
-                .add(call.keys().size())
-                .addKeys(call.keys())
-                .addValues(call.args());
-        return new Command<>(call.byDigest() ? CommandType.EVALSHA : CommandType.EVAL, new NestedMultiOutput<>(CODEC),
-                args);
-    }
-
     @Override
     boolean clustered() {
         return clustered;
@@ -289,8 +192,8 @@ public final class LettuceScriptConnection extends ScriptConnection {
         if (!(connection.connected() instanceof StatefulRedisClusterConnection<String, String> cluster)) {
             return this;
         }
-        RedisClusterNode owner = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(routingKey));
-        return owner == null ? this : owner.getNodeId();
+        String node = LettuceDispatch.nodeOf(cluster, routingKey);
+        return node == null ? this : node;
     }
 
     /**

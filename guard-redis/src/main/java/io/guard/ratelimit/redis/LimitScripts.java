@@ -3,6 +3,7 @@ package io.guard.ratelimit.redis;
 import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterBackendException;
+import io.guard.ratelimit.ReplicaShortfallException;
 import io.guard.ratelimit.ReplicaWait;
 
 import java.util.List;
@@ -75,7 +76,7 @@ final class LimitScripts {
                     if (!DecideScript.admitsAny(shortfall.reply())) {
                         return read.apply(shortfall.reply());
                     }
-                    throw new RateLimiterBackendException("rate limiter '" + limits.get() + "': the spend was "
+                    throw new ReplicaShortfallException("rate limiter '" + limits.get() + "': the spend was "
                             + shortfall.getMessage() + ", so it could be lost in a failover", shortfall);
                 }
                 // The class name only: Redisson's messages quote the command's arguments, i.e. the user's key.

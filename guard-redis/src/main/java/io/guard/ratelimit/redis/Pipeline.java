@@ -1,6 +1,7 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.BackendPulse;
+import io.guard.ratelimit.Failures;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -72,14 +73,15 @@ final class Pipeline implements BackendPulse {
         return batches.sum();
     }
 
-    private static boolean noScript(CompletableFuture<?> failed) {
+    /** A failed reply that Redis still gave: {@code NOSCRIPT}, or a decision too few replicas acknowledged. */
+    private static boolean answeredByRedis(CompletableFuture<?> failed) {
         try {
             failed.join();
             return false;
         } catch (CancellationException e) {
             return false;
         } catch (CompletionException e) {
-            return ScriptRunner.isNoScript(e);
+            return ScriptRunner.isNoScript(e) || Failures.unwrap(e) instanceof ReplicaShortfall;
         }
     }
 
@@ -141,13 +143,14 @@ final class Pipeline implements BackendPulse {
         }
 
         /**
-         * Counts {@code batch} as answered if Redis replied to any of its calls: a result, or {@code NOSCRIPT} (Redis
-         * answered; the call goes again by source). A batch that only failed in the client or was cancelled does not
+         * Counts {@code batch} as answered if Redis replied to any of its calls: a result, {@code NOSCRIPT} (Redis
+         * answered; the call goes again by source) or a {@link ReplicaShortfall} (Redis decided; too few replicas
+         * acknowledged it). A batch that only failed in the client or was cancelled does not
          * count.
          */
         private void count(CompletableFuture<?>[] batch) {
             for (CompletableFuture<?> reply : batch) {
-                if (!reply.isCompletedExceptionally() || noScript(reply)) {
+                if (!reply.isCompletedExceptionally() || answeredByRedis(reply)) {
                     answered.incrementAndGet();
                     return;
                 }

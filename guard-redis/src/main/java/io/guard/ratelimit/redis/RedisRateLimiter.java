@@ -16,16 +16,11 @@ import org.redisson.api.RedissonClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import java.util.function.Supplier;
-
-import static io.guard.ratelimit.redis.LimitScripts.cancelling;
 
 /**
  * A limit shared by every instance of a service, kept in Redis: each decision is one atomic Lua script (one round
@@ -43,13 +38,11 @@ import static io.guard.ratelimit.redis.LimitScripts.cancelling;
  * leave together as one pipelined batch (see {@link Pipeline}); every decision is still one atomic script.
  *
  * <p>This class picks the path of each call; the scripts' runs ({@link LimitScripts}), their replies
- * ({@link ScriptReply}), the refusals remembered ({@link RefusalCache}), the subscription to resets
- * ({@link ResetListener}) and the warm-up ({@link WarmUp}) are each a class of their own.
+ * ({@link ScriptReply}), several limits decided together ({@link GroupDecision}), the refusals remembered
+ * ({@link RefusalCache}), the subscription to resets ({@link ResetListener}) and the warm-up ({@link WarmUp}) are each
+ * a class of their own.
  */
 public final class RedisRateLimiter implements RateLimiter {
-
-    /** The key prefix unless one is given. */
-    public static final String DEFAULT_PREFIX = "guard:";
 
     /** The name of the throwaway limit and key the warm-up inspects; it writes nothing under them. */
     static final String WARM_UP = "guard-warm-up";
@@ -63,14 +56,10 @@ public final class RedisRateLimiter implements RateLimiter {
     private final LimitEntries entries;
     private final RefusalCache refusals;
     private final LimitScripts scripts;
+    private final GroupDecision group;
     /** Listens for resets from the first use on. */
     private final ResetListener resets;
     private final RedisLeases leases;
-
-    /** Keys under {@value #DEFAULT_PREFIX}, a random instance id for {@link Scope#PER_INSTANCE} limits. */
-    public RedisRateLimiter(RedissonClient redisson, Clock clock) {
-        this(redisson, clock, DEFAULT_PREFIX, UUID.randomUUID().toString());
-    }
 
     /**
      * @param redisson   the client to run scripts with; not closed by {@link #close()}
@@ -108,6 +97,7 @@ public final class RedisRateLimiter implements RateLimiter {
         this.refusals = new RefusalCache(refusalCacheSize);
         this.scripts = new LimitScripts(runner, entries);
         this.resets = new ResetListener(connection, entries.resetChannel(), refusals);
+        this.group = new GroupDecision(connection, entries, scripts, refusals, resets, this::sentMicros);
         this.leases = new RedisLeases(runner, entries, resets, clock);
     }
 
@@ -130,42 +120,13 @@ public final class RedisRateLimiter implements RateLimiter {
     }
 
     /**
-     * All-or-nothing in one script run: the limits are decided one after the other and, if any refuses, every key
-     * they touched is put back as it was (see {@code decide.lua}), so a refused call spends nothing. Needs every key
-     * in one slot: always on a single server; on a cluster, the limits' keys are in different slots (each limit and
-     * key is its own hash tag), and the limits are decided one by one as {@link RateLimiter#decideAll} describes,
-     * stopping at the first refusal with the permits of the limits before it spent.
+     * All-or-nothing in one script run (see {@link GroupDecision}): a refused call spends nothing. On a cluster, where
+     * the limits' keys are in different slots, the limits are decided one by one as {@link RateLimiter#decideAll}
+     * describes, stopping at the first refusal with the permits of the limits before it spent.
      */
     @Override
     public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
-        List<String> tags = requests.stream()
-                .map(request -> RateLimitKeys.hashTag(request.policy().name(), request.key())).toList();
-        // A limit's keys all carry its tag, so the tag alone says which script group they fall in.
-        if (tags.stream().map(connection::scriptGroup).distinct().count() > 1) {
-            return RateLimiter.decideInOrder(this, requests);
-        }
-        long[] sent = new long[requests.size()];
-        List<DecideScript.Limit> limits = new ArrayList<>(requests.size());
-        for (int i = 0; i < requests.size(); i++) {
-            RateLimitRequest request = requests.get(i);
-            sent[i] = sentMicros(request.policy());
-            limits.add(entries.limit(request.policy(), tags.get(i), request.permits(), sent[i], false));
-        }
-        resets.subscription();
-        Supplier<String> names = () -> String.join(", ", requests.stream().map(r -> r.policy().name()).toList());
-        CompletableFuture<List<Object>> reply = scripts.decideAll(limits, names,
-                ReplicaShortfall.strongest(requests.stream().map(RateLimitRequest::policy)));
-        return cancelling(reply, reply.thenApply(values -> {
-            ScriptReply.checkGroup(values, requests.size(), names);
-            List<BackendOutcome> outcomes = new ArrayList<>(requests.size());
-            for (int i = 0; i < requests.size(); i++) {
-                RateLimitRequest request = requests.get(i);
-                Decision decision = ScriptReply.ofRow(request.policy(), values, i).decision();
-                refusals.remember(request.policy(), tags.get(i), request.permits(), sent[i], decision);
-                outcomes.add(BackendOutcome.decided(decision));
-            }
-            return outcomes;
-        }));
+        return group.decide(requests, () -> RateLimiter.decideInOrder(this, requests));
     }
 
     /**

@@ -53,7 +53,8 @@ public abstract class ScriptConnection implements AutoCloseable {
     /**
      * Listens on {@code channel}: {@code onMessage} gets each message, {@code onResubscribed} runs each time the
      * client subscribes again after losing the subscription (messages sent meanwhile were missed). Returns at once
-     * and never fails for an unreachable Redis: the subscription is made, and remade, in the background.
+     * and never fails for an unreachable Redis: the subscription is made, and remade, in the background. Both run on
+     * the client's I/O thread, which also reads the replies to the script calls: they must not wait for Redis.
      */
     abstract Subscription subscribe(String channel, Consumer<String> onMessage, Runnable onResubscribed);
 

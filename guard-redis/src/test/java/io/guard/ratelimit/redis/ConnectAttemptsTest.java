@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,7 +20,10 @@ class ConnectAttemptsTest {
 
     /** One future per attempt made, in order, completed by the test. */
     private final BlockingQueue<CompletableFuture<String>> made = new LinkedBlockingQueue<>();
+    /** The thread each attempt started on. */
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final ConnectAttempts<String> attempts = new ConnectAttempts<>(() -> {
+        threads.add(Thread.currentThread());
         CompletableFuture<String> attempt = new CompletableFuture<>();
         made.add(attempt);
         return attempt;
@@ -71,6 +75,24 @@ class ConnectAttemptsTest {
         nextAttempt().complete("second");
         assertThat(ran.get(5, TimeUnit.SECONDS)).isEqualTo("second");
         assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void everyAttemptRunsOnGuardsOneConnectThreadNotOnANewOneEachTime() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            CompletableFuture<String> attempt = attempts.get();
+            nextAttempt().completeExceptionally(new IllegalStateException("refused " + i));
+            assertThatThrownBy(() -> attempt.get(5, TimeUnit.SECONDS)).hasRootCauseMessage("refused " + i);
+        }
+        CompletableFuture<String> last = attempts.get();
+        nextAttempt().complete("connection");
+        assertThat(last.get(5, TimeUnit.SECONDS)).isEqualTo("connection");
+
+        assertThat(threads).hasSize(6).allSatisfy(thread -> {
+            assertThat(thread.getName()).isEqualTo("guard-redis-connect");
+            assertThat(thread.isDaemon()).isTrue();
+        });
+        assertThat(threads.stream().distinct()).as("one thread, kept between attempts").hasSize(1);
     }
 
     @Test

@@ -6,8 +6,10 @@ import io.micrometer.observation.Observation;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.AnnotationSite;
+import io.guard.spring.method.ConfiguredLimits;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardExpressionParser;
+import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.KeyResolverBeans;
 import io.guard.spring.method.LimitSpec;
 import io.guard.spring.method.LimitSpecFactory;
@@ -19,6 +21,8 @@ import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import java.util.List;
@@ -36,12 +40,13 @@ import java.util.function.Function;
  *
  * <p>Internal: public only for the auto-configuration.
  */
-public final class GatewayLimits {
+public final class GatewayLimits implements ConfiguredLimits {
 
     /** What one route's filter asks for: a limit and the permits each request takes. */
     record Use(String limit, long permits) {
     }
 
+    private final GuardExpressionParser parser = new GuardExpressionParser(name -> false);
     private final LimitSpecFactory factory;
     private final Limiting limiting;
     private final LiveLimits live;
@@ -57,9 +62,7 @@ public final class GatewayLimits {
      */
     public GatewayLimits(Function<String, LimitSettings> instances, LimitSettings defaults,
                          RateLimiterRegistry registry, LiveLimits live, Supplier<GuardObservations> observations) {
-        var parser = new GuardExpressionParser(name -> false);
-        this.factory = new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
-                new KeyResolverBeans(null));
+        this.factory = factory(instances, defaults);
         // The key resolver's answer is the evaluation root; SCG itself refuses requests without a key.
         this.limiting = new Limiting(registry, MissingKeyPolicy.REJECT, live);
         this.live = live;
@@ -86,6 +89,33 @@ public final class GatewayLimits {
         }
         live.configure(spec.policy());
         return spec;
+    }
+
+    /**
+     * The limits routes have asked for so far, resolved again (a configuration refresh): each with its route's
+     * permits, so that a refreshed rate that can no longer grant them is refused like at start-up.
+     */
+    @Override
+    public List<GuardedMethods.ResolvedLimit> resolveAgain(Function<String, LimitSettings> instances,
+                                                           LimitSettings defaults) {
+        LimitSpecFactory fresh = factory(instances, defaults);
+        List<GuardedMethods.ResolvedLimit> resolved = new ArrayList<>();
+        specs.forEach((use, old) -> {
+            LimitSpec spec = fresh.forConfiguration(use.limit(), key, use.permits(), old.site());
+            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe()));
+        });
+        return resolved;
+    }
+
+    @Override
+    public Map<String, Boolean> startupShadows() {
+        Map<String, Boolean> shadows = new LinkedHashMap<>();
+        specs.values().forEach(spec -> shadows.putIfAbsent(spec.name(), spec.shadow()));
+        return shadows;
+    }
+
+    private LimitSpecFactory factory(Function<String, LimitSettings> instances, LimitSettings defaults) {
+        return new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults, new KeyResolverBeans(null));
     }
 
     /**

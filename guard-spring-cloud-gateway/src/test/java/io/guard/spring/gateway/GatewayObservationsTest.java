@@ -34,7 +34,7 @@ class GatewayObservationsTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     private final RateLimiterRegistry registry = new RateLimiterRegistry(new LocalRateLimiter(clock), clock, 10);
     private final LiveLimits live = new LiveLimits(registry, new LocalLimitOverrideStore(), clock,
-            Duration.ofMinutes(1), Duration.ofSeconds(1));
+            Duration.ofMinutes(1), Duration.ofSeconds(1), (delay, task) -> () -> { });
     private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
     private final ObservationRegistry observations = ObservationRegistry.create();
     private final RateLimitDecisionSink ignore = (policy, decision) -> { };

@@ -14,6 +14,7 @@ import io.guard.spring.observation.GuardObservations;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.MissingKeyPolicy;
 import io.guard.spring.ratelimit.RateLimitDecisionSinks;
+import io.guard.time.CallbackTimer;
 import io.guard.time.GuardClock;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterRegistry;
@@ -66,9 +67,24 @@ import java.util.Map;
         GuardResilientMethodsConfiguration.class})
 public class GuardAutoConfiguration {
 
+    /**
+     * Guard's one timer: breakers' timed transitions and timeouts, the rate-limit decisions' timeouts, waiting
+     * acquires and the overrides' re-read. Its one thread only keeps time; what falls due runs on a bounded pool of
+     * callback threads, so a slow callback never delays another's timeout.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public CircuitBreakerRegistry guardCircuitBreakerRegistry(GuardProperties properties) {
+    public CallbackTimer guardTimer() {
+        return new CallbackTimer(TIMER_THREAD, CALLBACK_THREADS, CallbackTimer.DEFAULT_CALLBACK_THREADS);
+    }
+
+    /** The timer's thread; its callback threads are {@code guard-callback-1}, {@code -2}, ... */
+    static final String TIMER_THREAD = "guard-timer";
+    static final String CALLBACK_THREADS = "guard-callback";
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public CircuitBreakerRegistry guardCircuitBreakerRegistry(GuardProperties properties, CallbackTimer guardTimer) {
         CircuitBreakerProperties breakers = properties.getCircuitBreaker();
         CircuitBreakerConfig defaults = CircuitBreakerConfigs.defaults(breakers);
         // Every value was checked when GuardProperties was bound (GuardPropertiesCheck)
@@ -77,13 +93,16 @@ public class GuardAutoConfiguration {
                 .instances(CircuitBreakerConfigs.instances(breakers, defaults))
                 .maxBreakers(breakers.getMaxBreakers())
                 .eventBufferSize(properties.getEvents().getBufferSize())
+                .scheduler(guardTimer)
                 .build();
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties) {
-        return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize());
+    public RateLimiterRegistry guardRateLimiterRegistry(RateLimiter guardRateLimiter, GuardProperties properties,
+                                                        CallbackTimer guardTimer) {
+        return new RateLimiterRegistry(guardRateLimiter, Clock.systemUTC(), properties.getEvents().getBufferSize(),
+                guardTimer);
     }
 
     /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
@@ -126,10 +145,10 @@ public class GuardAutoConfiguration {
     @Bean(initMethod = "start", destroyMethod = "close")
     @ConditionalOnMissingBean
     public LiveLimits guardLiveLimits(RateLimiterRegistry limiters, LimitOverrideStore store,
-                                      GuardProperties properties) {
+                                      GuardProperties properties, CallbackTimer guardTimer) {
         // guard.rate-limit.override-poll-interval is checked with every other value (PropertyMistakes)
         return new LiveLimits(limiters, store, Clock.systemUTC(), properties.getRateLimit().getOverridePollInterval(),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), guardTimer);
     }
 
     /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */

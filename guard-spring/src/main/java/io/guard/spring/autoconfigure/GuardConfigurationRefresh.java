@@ -3,12 +3,12 @@ package io.guard.spring.autoconfigure;
 import io.guard.spring.autoconfigure.report.GuardPropertiesCheck;
 import io.guard.spring.autoconfigure.report.PropertyMistakes;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.spring.method.ConfiguredLimits;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardedMethods.ResolvedLimit;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.ratelimit.LimitSettings;
 import io.guard.spring.ratelimit.LiveLimits;
-import io.guard.spring.routes.RouteLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -56,14 +56,15 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
     private final ConfigurableEnvironment environment;
     private final ObjectProvider<LiveLimits> live;
     private final ObjectProvider<GuardedMethods> methods;
-    private final ObjectProvider<RouteLimits> routes;
+    private final ObjectProvider<ConfiguredLimits> configured;
 
+    /** @param configured the limits declared in configuration: URL-pattern routes, gateway routes */
     GuardConfigurationRefresh(ConfigurableEnvironment environment, ObjectProvider<LiveLimits> live,
-                              ObjectProvider<GuardedMethods> methods, ObjectProvider<RouteLimits> routes) {
+                              ObjectProvider<GuardedMethods> methods, ObjectProvider<ConfiguredLimits> configured) {
         this.environment = environment;
         this.live = live;
         this.methods = methods;
-        this.routes = routes;
+        this.configured = configured;
     }
 
     /**
@@ -111,10 +112,9 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
                 resolved.addAll(guarded.resolveAgain(fresh::instanceSettings, fresh::instanceTiers, defaults));
                 startupShadows.putAll(guarded.startupShadows());
             }
-            RouteLimits routeLimits = routes.getIfAvailable();
-            if (routeLimits != null) {
-                resolved.addAll(routeLimits.resolveAgain(fresh::instanceSettings, defaults));
-                startupShadows.putAll(routeLimits.startupShadows());
+            for (ConfiguredLimits limitsOf : configured.orderedStream().toList()) {
+                resolved.addAll(limitsOf.resolveAgain(fresh::instanceSettings, defaults));
+                limitsOf.startupShadows().forEach(startupShadows::putIfAbsent);
             }
         } catch (GuardAnnotationException e) {
             log.warn("Ignoring the refreshed guard.rate-limit configuration, the limits in force stay: {}",

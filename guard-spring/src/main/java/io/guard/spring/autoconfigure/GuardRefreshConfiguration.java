@@ -2,7 +2,7 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.ratelimit.LiveLimits;
-import io.guard.spring.routes.RouteLimits;
+import io.guard.spring.method.ConfiguredLimits;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
@@ -22,7 +22,7 @@ class GuardRefreshConfiguration {
     GuardConfigurationRefresh guardConfigurationRefresh(ConfigurableEnvironment environment,
                                                         ObjectProvider<LiveLimits> live,
                                                         ObjectProvider<GuardedMethods> methods,
-                                                        ObjectProvider<RouteLimits> routes) {
-        return new GuardConfigurationRefresh(environment, live, methods, routes);
+                                                        ObjectProvider<ConfiguredLimits> configured) {
+        return new GuardConfigurationRefresh(environment, live, methods, configured);
     }
 }

@@ -4,6 +4,7 @@ import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -44,16 +43,21 @@ public final class LiveLimits implements AutoCloseable {
     private final Map<String, LimitOverride> overrides = new ConcurrentHashMap<>();
     private final Map<String, Reconfigured> reconfigured = new ConcurrentHashMap<>();
     private final Object refreshLock = new Object();
-    private ScheduledExecutorService poller;
-    /** Touched by the poller thread only. */
-    private boolean listening;
+    private final Scheduler timer;
+    /** Cancels the next re-read; null before {@link #start()}. Guarded by refreshLock. */
+    private Runnable nextPoll;
+    private boolean closed; // guarded by refreshLock
+    /** Touched by one re-read at a time (each schedules the next when it ends). */
+    private volatile boolean listening;
 
     /**
      * @param pollInterval how often every override is re-read from the store, in case a message was missed
      * @param storeTimeout how long an actuator request waits for the store
+     * @param timer        runs the re-reads (Guard's one timer in an application); stays the caller's to close
      */
     public LiveLimits(RateLimiterRegistry registry, LimitOverrideStore store, Clock clock, Duration pollInterval,
-                      Duration storeTimeout) {
+                      Duration storeTimeout, Scheduler timer) {
+        this.timer = Objects.requireNonNull(timer, "timer");
         this.registry = Objects.requireNonNull(registry, "registry");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -108,19 +112,26 @@ public final class LiveLimits implements AutoCloseable {
     }
 
     /**
-     * Starts the periodic re-read, whose first run (at once, on its own thread) also subscribes to the store's
-     * messages: start-up itself asks nothing of Redis, which may not be up yet.
+     * Starts the periodic re-read, whose first run (at once, on the timer's callback thread) also subscribes to the
+     * store's messages: start-up itself asks nothing of Redis, which may not be up yet.
      */
     void start() {
         synchronized (refreshLock) {
-            if (poller == null) {
-                poller = Executors.newSingleThreadScheduledExecutor(runnable -> {
-                    Thread thread = new Thread(runnable, "guard-limit-overrides");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-                long millis = pollInterval.toMillis();
-                poller.scheduleWithFixedDelay(this::listenAndRefresh, 0, millis, TimeUnit.MILLISECONDS);
+            if (nextPoll == null && !closed) {
+                nextPoll = timer.schedule(Duration.ZERO, this::poll);
+            }
+        }
+    }
+
+    /** One re-read, then the next one {@code pollInterval} after it ended (a slow store never piles them up). */
+    private void poll() {
+        try {
+            listenAndRefresh();
+        } finally {
+            synchronized (refreshLock) {
+                if (!closed) {
+                    nextPoll = timer.schedule(pollInterval, this::poll);
+                }
             }
         }
     }
@@ -218,8 +229,9 @@ public final class LiveLimits implements AutoCloseable {
     @Override
     public void close() {
         synchronized (refreshLock) {
-            if (poller != null) {
-                poller.shutdownNow();
+            closed = true;
+            if (nextPoll != null) {
+                nextPoll.run();
             }
         }
     }
@@ -227,7 +239,10 @@ public final class LiveLimits implements AutoCloseable {
     private void listenAndRefresh() {
         if (!listening) {
             try {
-                store.listen(this::refreshQuietly);
+                // The store calls back on its client's I/O thread (Lettuce's event loop), where a re-read waiting for
+                // Redis would hold every connection of that thread, the limits' own included, until the store timeout
+                // (issue 32 item 1): the re-read runs on the timer's callback thread instead.
+                store.listen(() -> timer.schedule(Duration.ZERO, this::refreshQuietly));
                 listening = true;
             } catch (RuntimeException e) {
                 log.debug("Could not subscribe to rate-limit override messages yet ({}); re-reading every {}",

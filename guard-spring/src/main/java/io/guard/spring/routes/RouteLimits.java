@@ -7,6 +7,7 @@ import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardExpressionParser;
+import io.guard.spring.method.ConfiguredLimits;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.KeyResolverBeans;
 import io.guard.spring.method.LimitSpec;
@@ -40,7 +41,7 @@ import java.util.function.Function;
  * {@link RateLimitExceededException}, through the same registry (metrics, events, backend-failure policy), key
  * handling and shadow mode. The servlet filter and the WebFlux filter are its two callers.
  */
-public final class RouteLimits {
+public final class RouteLimits implements ConfiguredLimits {
 
     private final List<Route> routes;
     private final Limiting limiting;
@@ -74,6 +75,7 @@ public final class RouteLimits {
      *
      * @throws GuardAnnotationException naming the route when the new settings make its limit invalid
      */
+    @Override
     public List<GuardedMethods.ResolvedLimit> resolveAgain(Function<String, LimitSettings> instances,
                                                            LimitSettings defaults) {
         var factory = new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults,
@@ -151,6 +153,7 @@ public final class RouteLimits {
     }
 
     /** Whether each route's limit was resolved to shadow mode at start-up, by policy name. */
+    @Override
     public Map<String, Boolean> startupShadows() {
         Map<String, Boolean> shadows = new LinkedHashMap<>();
         routes.forEach(route -> shadows.putIfAbsent(route.spec().name(), route.spec().shadow()));

@@ -9,12 +9,15 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * WebFlux: applies the limits configured by URL pattern ({@code guard.rate-limit.routes}) before the exchange
- * reaches any handler, without blocking (the registry's asynchronous API). A refusal fails the exchange, and
+ * reaches any handler, without blocking (the registry's asynchronous API); the chain goes on where it was when the
+ * decision was known at once, else on {@code Schedulers.boundedElastic()}, never on the Redis client's I/O thread. A refusal fails the exchange, and
  * {@link GuardWebExceptionHandler} answers it exactly like a refused {@code @RateLimit} handler; decisions go into
  * the exchange's RateLimit fields through {@link RateLimitHeadersWebFilter}'s holder.
  */
@@ -43,10 +46,19 @@ public class GuardRouteWebFilter implements WebFilter, Ordered {
         var view = new RouteRequest(request.getMethod().name(), request.getPath().pathWithinApplication(),
                 clientIp(request.getRemoteAddress()), request::getHeaders);
         // The parent of the decision's observation: the server's request observation, in the Reactor context.
-        return Mono.deferContextual(context -> Mono.fromCompletionStage(
-                        routes.acquireAsync(view, RateLimitHeadersWebFilter.decisions(exchange),
-                                context.getOrDefault(ObservationThreadLocalAccessor.KEY, null))))
+        return Mono.deferContextual(context -> decided(routes.acquireAsync(view,
+                        RateLimitHeadersWebFilter.decisions(exchange),
+                        context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)).toCompletableFuture()))
                 .then(Mono.defer(() -> chain.filter(exchange)));
+    }
+
+    /**
+     * A decision that is not known yet arrives on the limiter's thread (the Redis client's I/O thread), where the
+     * rest of the chain must not run: a filter or handler that blocks there would stall every Redis answer.
+     */
+    private static Mono<Void> decided(CompletableFuture<Void> decision) {
+        return decision.isDone() ? Mono.fromFuture(decision)
+                : Mono.fromFuture(decision).publishOn(Schedulers.boundedElastic());
     }
 
     /** The address without the port; the host name only when the address was never resolved. */

@@ -2,6 +2,7 @@ package io.guard.spring.actuate;
 
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
+import io.guard.breaker.CircuitBreakerDecorators;
 
 /** Scripted calls through a breaker, the way the aspect makes them, for tests that need known counts. */
 final class Calls {
@@ -11,7 +12,7 @@ final class Calls {
 
     static void succeed(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
-            breaker.executeSupplier(() -> "ok");
+            CircuitBreakerDecorators.executeSupplier(breaker, () -> "ok");
         }
     }
 
@@ -29,7 +30,7 @@ final class Calls {
     static void refused(CircuitBreaker breaker, int times) {
         for (int i = 0; i < times; i++) {
             try {
-                breaker.executeSupplier(() -> "never");
+                CircuitBreakerDecorators.executeSupplier(breaker, () -> "never");
                 throw new AssertionError("breaker '" + breaker.name() + "' admitted a call in " + breaker.state());
             }
             catch (CallNotPermittedException expected) {
@@ -41,7 +42,7 @@ final class Calls {
     private static void run(CircuitBreaker breaker, int times, RuntimeException error) {
         for (int i = 0; i < times; i++) {
             try {
-                breaker.executeSupplier(() -> {
+                CircuitBreakerDecorators.executeSupplier(breaker, () -> {
                     throw error;
                 });
             }

@@ -7,6 +7,7 @@ import io.guard.ratelimit.RateLimiter;
 import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
+import io.guard.spring.ratelimit.InvalidPermitsException;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.CountingRateLimiter;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,12 @@ class CircuitBreakerAspectTest {
         @CircuitBreaker(name = "limited-breaker")
         public String limited() {
             return "ok";
+        }
+
+        @RateLimit(name = "reserve", rate = 5, permits = "#quantity")
+        @CircuitBreaker(name = "reserve-breaker")
+        public String reserve(int quantity) {
+            return "reserved " + quantity;
         }
 
         @CircuitBreaker(name = "stage", fallbackMethod = "stageFallback")
@@ -212,6 +219,24 @@ class CircuitBreakerAspectTest {
                     }
                     var breaker = context.getBean(CircuitBreakerRegistry.class).find("limited-breaker")
                             .orElseThrow();
+                    assertThat(breaker.snapshot().calls()).isEqualTo(1);
+                    assertThat(breaker.state()).isEqualTo(State.CLOSED);
+                });
+    }
+
+    @Test
+    void invalidPermitsInsideTheBreakerAreTheCallersMistakeNotAFailure() {
+        runner.withPropertyValues("guard.rate-limit.aspect-order=100", "guard.circuit-breaker.aspect-order=50")
+                .run(context -> {
+                    Inventory inventory = context.getBean(Inventory.class);
+                    assertThat(inventory.reserve(2)).isEqualTo("reserved 2");
+                    for (int quantity : new int[]{0, -1, 6, 7, 0}) {
+                        assertThatThrownBy(() -> inventory.reserve(quantity))
+                                .isInstanceOf(InvalidPermitsException.class);
+                    }
+                    var breaker = context.getBean(CircuitBreakerRegistry.class).find("reserve-breaker")
+                            .orElseThrow();
+                    assertThat(breaker.snapshot().failedCalls()).isZero();
                     assertThat(breaker.snapshot().calls()).isEqualTo(1);
                     assertThat(breaker.state()).isEqualTo(State.CLOSED);
                 });

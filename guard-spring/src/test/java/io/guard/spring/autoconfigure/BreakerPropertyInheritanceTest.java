@@ -2,6 +2,7 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
+import io.guard.breaker.CircuitBreakerPermissions;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.State;
 import io.guard.spring.breaker.ResultRecordedAsFailureException;
@@ -64,18 +65,20 @@ class BreakerPropertyInheritanceTest {
                 "guard.circuit-breaker.instances.payment.minimum-number-of-calls=2",
                 "guard.circuit-breaker.instances.payment.sliding-window-size=2").run(context -> {
             CircuitBreaker payment = context.getBean(CircuitBreakerRegistry.class).circuitBreaker("payment");
+            CircuitBreakerPermissions paymentCalls = CircuitBreakerPermissions.of(payment);
             for (int i = 0; i < 2; i++) {
-                assertThat(payment.tryAcquirePermission()).isTrue();
-                payment.onError(0, new ResultRecordedAsFailureException("payment", "#result == null"));
+                assertThat(paymentCalls.tryAcquirePermission()).isTrue();
+                paymentCalls.onError(0, new ResultRecordedAsFailureException("payment", "#result == null"));
             }
             assertThat(payment.state()).isEqualTo(State.OPEN);
-            assertThat(payment.tryAcquirePermission()).isFalse();
+            assertThat(paymentCalls.tryAcquirePermission()).isFalse();
             // What the user listed is still ignored.
             CircuitBreaker other = context.getBean(CircuitBreakerRegistry.class)
                     .circuitBreaker("other", context.getBean(CircuitBreakerRegistry.class).configFor("payment"));
+            CircuitBreakerPermissions otherCalls = CircuitBreakerPermissions.of(other);
             for (int i = 0; i < 2; i++) {
-                assertThat(other.tryAcquirePermission()).isTrue();
-                other.onError(0, new IllegalStateException("ignored"));
+                assertThat(otherCalls.tryAcquirePermission()).isTrue();
+                otherCalls.onError(0, new IllegalStateException("ignored"));
             }
             assertThat(other.state()).isEqualTo(State.CLOSED);
         });

@@ -78,14 +78,12 @@ class TracedRefusalTest {
 
         @Bean(destroyMethod = "close")
         Tracing braveTracing(Spans spans) {
-            return Tracing.newBuilder().sampler(Sampler.ALWAYS_SAMPLE).addSpanHandler(spans)
-                    .currentTraceContext(ThreadLocalCurrentTraceContext.newBuilder().build()).build();
+            return sampledTracing().addSpanHandler(spans).build();
         }
 
         @Bean
         Tracer tracer(Tracing tracing) {
-            return new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
-                    new BraveBaggageManager());
+            return tracerOf(tracing);
         }
 
         /** What Spring Boot's tracing auto-configuration registers: every observation becomes a span. */
@@ -124,6 +122,18 @@ class TracedRefusalTest {
         public Mono<String> reactiveOrders() {
             return Mono.just("ok");
         }
+    }
+
+    /** Brave sampling every trace, with thread-local current contexts (what Spring Boot configures). */
+    static Tracing.Builder sampledTracing() {
+        return Tracing.newBuilder().sampler(Sampler.ALWAYS_SAMPLE)
+                .currentTraceContext(ThreadLocalCurrentTraceContext.newBuilder().build());
+    }
+
+    /** Micrometer's tracer over {@code tracing}, as the Brave bridge's auto-configuration makes it. */
+    static Tracer tracerOf(Tracing tracing) {
+        return new BraveTracer(tracing.tracer(), new BraveCurrentTraceContext(tracing.currentTraceContext()),
+                new BraveBaggageManager());
     }
 
     @Test

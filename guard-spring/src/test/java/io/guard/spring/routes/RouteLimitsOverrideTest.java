@@ -27,7 +27,7 @@ class RouteLimitsOverrideTest {
     private final Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
     private final RateLimiterRegistry registry = new RateLimiterRegistry(new LocalRateLimiter(clock), clock, 10);
     private final LiveLimits live = new LiveLimits(registry, new LocalLimitOverrideStore(), clock,
-            Duration.ofMinutes(1), Duration.ofSeconds(1));
+            Duration.ofMinutes(1), Duration.ofSeconds(1), (delay, task) -> () -> { });
 
     @AfterEach
     void close() {

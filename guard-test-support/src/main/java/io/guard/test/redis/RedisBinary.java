@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A {@code redis-server} executable this machine can run: the one on {@code PATH} if any, else the binary shipped in
  * {@code com.github.codemonstur:embedded-redis}. Tests that need a server of their own (fault injection, a Redis
- * Cluster of several nodes) start it from here.
+ * Cluster of several nodes) start it from here, and so do sentinels: a sentinel is this binary with
+ * {@code --sentinel}, so no {@code redis-sentinel} or {@code redis-cli} is needed.
  *
  * @param path    the executable
  * @param source  {@link RedisSource#PATH_BINARY} or {@link RedisSource#EMBEDDED_BINARY}
@@ -22,8 +23,6 @@ import java.util.concurrent.TimeUnit;
 public record RedisBinary(Path path, RedisSource source, String version) {
 
     private static final String NAME = "redis-server";
-    private static final String SENTINEL = "redis-sentinel";
-    private static final String CLI = "redis-cli";
 
     /**
      * Finds a runnable binary.
@@ -40,37 +39,6 @@ public record RedisBinary(Path path, RedisSource source, String version) {
 
     /** The {@code redis-server} on {@code PATH}, if there is one that runs. */
     public static Optional<RedisBinary> onPath() {
-        return onPath(NAME);
-    }
-
-    /**
-     * The {@code redis-sentinel} on {@code PATH}, else the one next to the {@code redis-server} tests run. There is no
-     * fallback (embedded-redis ships no sentinel), and a test that needs one fails rather than skips.
-     *
-     * @throws IllegalStateException naming the package to install when there is none
-     */
-    public static RedisBinary sentinel() {
-        Optional<RedisBinary> onPath = onPath(SENTINEL);
-        if (onPath.isPresent()) {
-            return onPath.get();
-        }
-        Path sibling = locate().path().resolveSibling(SENTINEL);
-        return version(sibling).map(version -> new RedisBinary(sibling, RedisSource.PATH_BINARY, version))
-                .orElseThrow(() -> new IllegalStateException("no redis-sentinel on PATH nor next to " + locate().path()
-                        + ": install it (Debian: apt-get install redis-sentinel; .ci/run does)"));
-    }
-
-    /** {@code redis-cli}, next to the {@code redis-server} tests run, else on {@code PATH}; a Redis Cluster needs it. */
-    public static Path cli() {
-        Path sibling = locate().path().resolveSibling(CLI);
-        if (Files.isExecutable(sibling)) {
-            return sibling;
-        }
-        return onPath(CLI).map(RedisBinary::path).orElseThrow(() -> new IllegalStateException("no redis-cli next to "
-                + locate().path() + " nor on PATH: install it (Debian: apt-get install redis-tools; .ci/run does)"));
-    }
-
-    private static Optional<RedisBinary> onPath(String name) {
         String pathVariable = System.getenv("PATH");
         if (pathVariable == null) {
             return Optional.empty();
@@ -79,7 +47,7 @@ public record RedisBinary(Path path, RedisSource source, String version) {
             if (directory.isEmpty()) {
                 continue;
             }
-            Path candidate = Path.of(directory, name);
+            Path candidate = Path.of(directory, NAME);
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 Optional<String> version = version(candidate);
                 if (version.isPresent()) {

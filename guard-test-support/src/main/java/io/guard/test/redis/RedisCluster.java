@@ -3,25 +3,23 @@ package io.guard.test.redis;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
- * A real Redis Cluster of the test's own on loopback, built by {@code redis-cli --cluster create}: {@code masters}
- * masters sharing the 16,384 slots, each with {@code replicasPerMaster} replicas. {@link #start} returns once every
- * node reports {@code cluster_state:ok} and every master has its replicas connected.
+ * A real Redis Cluster of the test's own on loopback: {@code masters} masters sharing the 16,384 slots, each with
+ * {@code replicasPerMaster} replicas. The harness forms it itself over the Redis protocol ({@code CLUSTER
+ * ADDSLOTS}, {@code MEET}, {@code REPLICATE}), as {@code redis-cli --cluster create} would, so it needs nothing but
+ * the {@code redis-server} of {@link RedisBinary#locate()}. {@link #start} returns once every node reports
+ * {@code cluster_state:ok} and every master has its replicas connected.
  *
  * <p>Faults for a master of the test's choice ({@link #masterOf(String)} finds the one holding a key): a manual
  * failover ({@link #failover}: {@code CLUSTER FAILOVER} on its replica, which takes over without losing a write),
  * or a crash ({@link DedicatedRedis#kill()}, then {@link #awaitPromotionAfter}: the replica is elected once the
  * masters agree the node failed, after the node timeout). {@link #close()} stops every node; a shutdown hook does if
- * the JVM ends first. Needs {@code redis-cli} (see {@link RedisBinary#cli()}): without it, this fails.
+ * the JVM ends first.
  */
 public final class RedisCluster implements AutoCloseable {
 
@@ -40,16 +38,25 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
-     * Starts and joins the nodes.
+     * Starts and joins the nodes: the first {@code masters} started are the masters, the others their replicas in turn.
      *
      * @param nodeTimeout how long a master may be silent before it is taken for failed ({@code cluster-node-timeout})
-     * @throws IllegalStateException if a binary is missing or the cluster does not come together; nothing is left
+     * @throws IllegalStateException if no binary runs here or the cluster does not come together; nothing is left
      *                               running then
      */
     public static RedisCluster start(int masters, int replicasPerMaster, Duration nodeTimeout) {
+        return start(RedisBinary.locate(), masters, replicasPerMaster, nodeTimeout);
+    }
+
+    /** {@link #start(int, int, Duration)} with every node run from {@code binary}. */
+    static RedisCluster start(RedisBinary binary, int masters, int replicasPerMaster, Duration nodeTimeout) {
+        if (masters < 1 || replicasPerMaster < 0) {
+            throw new IllegalArgumentException("a cluster needs masters >= 1 and replicasPerMaster >= 0, not "
+                    + masters + " and " + replicasPerMaster);
+        }
         RedisCluster cluster = new RedisCluster(nodeTimeout);
         try {
-            cluster.create(masters, replicasPerMaster);
+            cluster.create(binary, masters, replicasPerMaster);
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
@@ -57,27 +64,25 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
-    private void create(int masters, int replicasPerMaster) {
-        Path cli = RedisBinary.cli();
+    private void create(RedisBinary binary, int masters, int replicasPerMaster) {
         int count = masters * (1 + replicasPerMaster);
+        List<String> options = List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
+                "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
         for (int i = 0; i < count; i++) {
-            DedicatedRedis node = RedisServers.startDedicated("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()),
-                    "--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0");
+            DedicatedRedis node = new DedicatedRedis(RedisProcess.startOnFreePort(binary, options, null, true),
+                    binary.source());
             nodes.add(node);
             owned.add(node.toString(), node::close);
         }
-        List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
-        nodes.forEach(node -> create.add(node.host() + ":" + node.port()));
-        create.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
-        run(create);
+        ClusterFormation.form(nodes, masters, WAIT);
         Await.until(WAIT, "every node to report cluster_state:ok", () -> nodes.stream()
                 .allMatch(node -> ((String) node.endpoint("").call("CLUSTER", "INFO")).contains("cluster_state:ok")));
         Await.until(WAIT, "every master to have " + replicasPerMaster + " replicas in sync", () -> masters().size()
                 == masters && masters().stream().allMatch(master -> replicasOf(master).size() == replicasPerMaster
                 && replicasOf(master).stream().allMatch(replica -> linkUp(replica))));
-        log.info("Redis Cluster for tests: {} masters, {} replicas each, nodes {}", masters, replicasPerMaster,
-                nodes.stream().map(DedicatedRedis::port).toList());
+        log.info("Redis Cluster for tests: {} masters, {} replicas each, nodes {}, run from {} ({})", masters,
+                replicasPerMaster, nodes.stream().map(DedicatedRedis::port).toList(), binary.path(), binary.version());
     }
 
     /** Every node, masters and replicas, in the order started. */
@@ -140,7 +145,7 @@ public final class RedisCluster implements AutoCloseable {
         awaitMaster(replica);
         Await.until(WAIT, master + " to replicate " + replica + " for every node", () -> nodes.stream()
                 .filter(DedicatedRedis::isRunning).allMatch(viewer -> {
-                    List<NodeLine> lines = NodeLine.parse((String) viewer.endpoint("").call("CLUSTER", "NODES"));
+                    List<NodeLine> lines = NodeLine.of(viewer);
                     String id = lines.stream().filter(line -> line.port() == replica.port()).findFirst()
                             .map(NodeLine::id).orElse("?");
                     return lines.stream().anyMatch(line -> line.port() == master.port() && line.masterId().equals(id));
@@ -188,7 +193,7 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     private static boolean agreesIsMaster(DedicatedRedis viewer, DedicatedRedis promoted) {
-        return NodeLine.parse((String) viewer.endpoint("").call("CLUSTER", "NODES")).stream()
+        return NodeLine.of(viewer).stream()
                 .anyMatch(line -> line.port() == promoted.port() && line.flags().contains("master"));
     }
 
@@ -197,7 +202,7 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     private List<NodeLine> view() {
-        return NodeLine.parse((String) running().endpoint("").call("CLUSTER", "NODES"));
+        return NodeLine.of(running());
     }
 
     private DedicatedRedis running() {
@@ -208,44 +213,6 @@ public final class RedisCluster implements AutoCloseable {
     private DedicatedRedis node(int port) {
         return nodes.stream().filter(node -> node.port() == port).findFirst()
                 .orElseThrow(() -> new IllegalStateException("port " + port + " is no node of this cluster"));
-    }
-
-    /** One line of {@code CLUSTER NODES}: id, address, flags, master id. */
-    private record NodeLine(String id, int port, String flags, String masterId) {
-
-        boolean failed() {
-            return flags.contains("fail");
-        }
-
-        static List<NodeLine> parse(String reply) {
-            List<NodeLine> lines = new ArrayList<>();
-            for (String line : reply.split("\n")) {
-                String[] fields = line.trim().split(" ");
-                if (fields.length < 4) {
-                    continue;
-                }
-                String address = fields[1].contains("@") ? fields[1].substring(0, fields[1].indexOf('@')) : fields[1];
-                lines.add(new NodeLine(fields[0], Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)),
-                        fields[2], fields[3]));
-            }
-            return lines;
-        }
-    }
-
-    private static void run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                process.destroyForcibly();
-                throw new IllegalStateException("redis-cli --cluster create failed: " + output);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run " + command.get(0) + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating the cluster", e);
-        }
     }
 
     @Override

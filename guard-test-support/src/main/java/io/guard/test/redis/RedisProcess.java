@@ -12,14 +12,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One {@code redis-server} (or {@code redis-sentinel}) process on a loopback port, with persistence off, that can be
- * stopped and started again on the same port, killed outright and frozen. Its output goes to a log file whose tail
- * is shown when the server fails to come up.
+ * One {@code redis-server} process (a sentinel too, with {@code --sentinel}) on a loopback port, with persistence
+ * off, that can be stopped and started again on the same port, killed outright and frozen. Its output goes to a log
+ * file whose tail is shown when the server fails to come up.
  */
 final class RedisProcess {
 
     private static final long START_TIMEOUT_MILLIS = 15_000;
     private static final String LOOPBACK = "127.0.0.1";
+    private static final int CLUSTER_BUS_OFFSET = 10_000;
+    private static final int MAX_PORT = 65_535;
 
     private final RedisBinary binary;
     private final int port;
@@ -48,9 +50,19 @@ final class RedisProcess {
 
     /** Likewise with a configuration file of this text before the options (a sentinel needs one). */
     static RedisProcess startOnFreePort(RedisBinary binary, List<String> extraArguments, String configuration) {
+        return startOnFreePort(binary, extraArguments, configuration, false);
+    }
+
+    /**
+     * Likewise; with {@code clusterBus}, the port is one a cluster node can take: its bus port, 10,000 higher, must
+     * exist and be free too (a Redis older than 7 has no {@code cluster-port} option to choose the bus port).
+     */
+    static RedisProcess startOnFreePort(RedisBinary binary, List<String> extraArguments, String configuration,
+                                        boolean clusterBus) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            RedisProcess candidate = new RedisProcess(binary, freePort(), extraArguments, configuration);
+            int port = clusterBus ? freeClusterPort() : freePort();
+            RedisProcess candidate = new RedisProcess(binary, port, extraArguments, configuration);
             try {
                 candidate.start();
                 return candidate;
@@ -67,6 +79,29 @@ final class RedisProcess {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException("no free loopback port", e);
+        }
+    }
+
+    /**
+     * A free loopback port whose cluster bus port (port + 10,000) is free as well. The kernel's ephemeral ports reach
+     * above 55,535, where the bus port would not exist and the node would refuse to start, so those are not taken.
+     */
+    static int freeClusterPort() {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = freePort();
+            if (port + CLUSTER_BUS_OFFSET <= MAX_PORT && isFree(port + CLUSTER_BUS_OFFSET)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free loopback port p with p + " + CLUSTER_BUS_OFFSET
+                + " free as well, for a cluster node, in 200 attempts");
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(LOOPBACK))) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

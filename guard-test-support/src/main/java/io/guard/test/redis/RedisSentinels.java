@@ -23,7 +23,8 @@ import java.util.Optional;
  * does if the JVM ends first, so a failed test leaves nothing running.
  *
  * <p>The data nodes run with persistence off and diskless replication without delay, so a replica resynchronizes
- * in milliseconds. Needs {@code redis-sentinel} (see {@link RedisBinary#sentinel()}): without it, this fails.
+ * in milliseconds. Every process is the {@code redis-server} of {@link RedisBinary#locate()}, the sentinels with
+ * {@code --sentinel}: the binary shipped in embedded-redis will do, no {@code redis-sentinel} is needed.
  */
 public final class RedisSentinels implements AutoCloseable {
 
@@ -60,9 +61,14 @@ public final class RedisSentinels implements AutoCloseable {
      *                               left running then
      */
     public static RedisSentinels start() {
+        return start(RedisBinary.locate());
+    }
+
+    /** {@link #start()} with every process (data nodes and sentinels) run from {@code binary}. */
+    static RedisSentinels start(RedisBinary binary) {
         RedisSentinels deployment = new RedisSentinels();
         try {
-            deployment.build();
+            deployment.build(binary);
             return deployment;
         } catch (RuntimeException | Error e) {
             deployment.close();
@@ -70,14 +76,13 @@ public final class RedisSentinels implements AutoCloseable {
         }
     }
 
-    private void build() {
-        RedisBinary sentinel = RedisBinary.sentinel();
-        DedicatedRedis primary = RedisServers.startDedicated(DATA_NODE_OPTIONS.toArray(String[]::new));
+    private void build(RedisBinary binary) {
+        DedicatedRedis primary = RedisServers.startDedicated(binary, DATA_NODE_OPTIONS);
         nodes.add(primary);
         owned.add(primary.toString(), primary::close);
         List<String> replicaOptions = new ArrayList<>(DATA_NODE_OPTIONS);
         replicaOptions.addAll(List.of("--replicaof", primary.host(), Integer.toString(primary.port())));
-        DedicatedRedis replica = RedisServers.startDedicated(replicaOptions.toArray(String[]::new));
+        DedicatedRedis replica = RedisServers.startDedicated(binary, replicaOptions);
         nodes.add(replica);
         owned.add(replica.toString(), replica::close);
         awaitInSync(replica, primary);
@@ -88,13 +93,13 @@ public final class RedisSentinels implements AutoCloseable {
                 "sentinel failover-timeout " + MASTER_NAME + " " + FAILOVER_TIMEOUT.toMillis(),
                 "sentinel parallel-syncs " + MASTER_NAME + " 1", "");
         for (int i = 0; i < 3; i++) {
-            RedisProcess started = RedisProcess.startOnFreePort(sentinel, List.of(), configuration);
+            RedisProcess started = RedisProcess.startOnFreePort(binary, List.of("--sentinel"), configuration);
             sentinels.add(started);
             owned.add("sentinel " + started.port(), started::stop);
         }
         awaitHealthy();
-        log.info("Redis Sentinel for tests: primary {}, replica {}, sentinels {}", primary.port(), replica.port(),
-                sentinelAddresses());
+        log.info("Redis Sentinel for tests: primary {}, replica {}, sentinels {}, all run from {} ({})", primary.port(),
+                replica.port(), sentinelAddresses(), binary.path(), binary.version());
     }
 
     /**

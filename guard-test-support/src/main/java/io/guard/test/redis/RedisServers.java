@@ -18,8 +18,12 @@ public final class RedisServers {
      * @throws IllegalStateException if no binary runs here or the server does not come up
      */
     public static DedicatedRedis startDedicated(String... extraArguments) {
-        RedisBinary binary = RedisBinary.locate();
-        return new DedicatedRedis(RedisProcess.startOnFreePort(binary, List.of(extraArguments)), binary.source());
+        return startDedicated(RedisBinary.locate(), List.of(extraArguments));
+    }
+
+    /** Likewise from a given binary: every node of one deployment runs the same. */
+    static DedicatedRedis startDedicated(RedisBinary binary, List<String> extraArguments) {
+        return new DedicatedRedis(RedisProcess.startOnFreePort(binary, extraArguments), binary.source());
     }
 
     /** The {@code redis-server} executable tests should run (on {@code PATH}, else the embedded one). */

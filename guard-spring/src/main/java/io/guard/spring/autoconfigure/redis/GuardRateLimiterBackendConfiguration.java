@@ -10,6 +10,7 @@ import io.guard.ratelimit.lease.LeasingRateLimiter;
 import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.time.CallbackTimer;
 import io.guard.ratelimit.redis.LettuceScriptConnection;
 import io.guard.ratelimit.redis.RedisRateLimiter;
 import io.guard.ratelimit.redis.RedisLimitOverrideStore;
@@ -111,7 +112,8 @@ public class GuardRateLimiterBackendConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
-                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp, GuardLeases leasing) {
+                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp, CallbackTimer guardTimer,
+                                     GuardLeases leasing) {
             Clock clock = Clock.systemUTC();
             RateLimitProperties rateLimit = properties.getRateLimit();
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
@@ -122,12 +124,13 @@ public class GuardRateLimiterBackendConfiguration {
             // Below the failover, so that taking a lease is a round trip it times and a lease in hand is not.
             RateLimiter primary = redis;
             if (leases != null) {
-                LeasingRateLimiter leased = new LeasingRateLimiter(redis, redis.leases(), leases, null);
+                LeasingRateLimiter leased = new LeasingRateLimiter(redis, redis.leases(), leases, guardTimer);
                 leasing.use(leased, leases);
                 primary = leased;
             }
             return new FailoverRateLimiter(primary, new LocalRateLimiter(clock),
-                    breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock);
+                    breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock,
+                    guardTimer);
         }
 
         /**

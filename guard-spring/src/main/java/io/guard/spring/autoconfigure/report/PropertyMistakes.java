@@ -65,7 +65,7 @@ public final class PropertyMistakes {
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
-        redisTimeouts(limits.getRedis(), found);
+        redisSettings(limits.getRedis(), found);
         Duration redisTimeout = limits.getRedis().getTimeout();
         replicaWaitTimeout(limits.getDefaults(), LIMITS + "defaults", redisTimeout, found);
         limits.getInstances().forEach((name, instance) -> replicaWaitTimeout(instance, LIMITS + "instances." + name,
@@ -128,12 +128,17 @@ public final class PropertyMistakes {
      * Checked whatever the backend, so that a bad value is found before the day the backend becomes Redis. Worded as
      * they were when the beans that read them stopped start-up on their own.
      */
-    private static void redisTimeouts(RateLimitRedisProperties redis, List<Mistake> found) {
+    private static void redisSettings(RateLimitRedisProperties redis, List<Mistake> found) {
         Duration timeout = redis.getTimeout();
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
             found.add(new Mistake(LIMITS + "redis.timeout", null, "is '" + timeout
                     + "' but must be positive: it bounds how long a decision waits for Redis",
                     "Set a positive duration, e.g. guard.rate-limit.redis.timeout=250ms (the default)."));
+        }
+        if (redis.getMaxBatch() < 1) {
+            found.add(new Mistake(LIMITS + "redis.max-batch", redis.getMaxBatch(),
+                    "must be at least 1: it is the most decisions sent to Redis in one pipelined batch",
+                    "Set guard.rate-limit.redis.max-batch=64 (the default), or 1 to send each decision alone."));
         }
         Duration warmUp = redis.getWarmUpTimeout();
         if (warmUp == null || warmUp.isNegative()) {

@@ -87,6 +87,18 @@ class EveryBadPropertyTest {
     }
 
     @Test
+    void aRedisBatchBelowOneIsReportedWithTheOtherBadValuesWhateverTheBackend() {
+        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+                "guard.rate-limit.redis.max-batch=0",
+                "guard.rate-limit.defaults.rate=0"));
+        assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
+                .contains("guard.rate-limit.redis.max-batch=0: must be at least 1: it is the most decisions sent to "
+                        + "Redis in one pipelined batch")
+                .contains("guard.rate-limit.defaults.rate=0:");
+        assertThat(analysis.getAction()).contains("guard.rate-limit.redis.max-batch=64 (the default)");
+    }
+
+    @Test
     void valuesThatAreEachFineButClashAreReportedUnderTheBreaker() {
         // Each is fine over the defaults' 10 s wait; together the cap (30 s) is below the instance's own wait (60 s).
         FailureAnalysis analysis = analysis(runner.withPropertyValues(

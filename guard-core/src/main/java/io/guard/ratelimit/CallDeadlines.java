@@ -76,12 +76,13 @@ final class CallDeadlines implements AutoCloseable {
     }
 
     /**
-     * Runs {@code task}, the answer to a call given up, off the timer's thread: at once when called from a timeout,
-     * which the failover's own timer runs on one of its answering threads; for an injected scheduler (a test's
-     * clock, which runs timeouts on the thread that advances it) on CompletableFuture's default asynchronous executor.
+     * Runs {@code task}, the answer to a call given up, off the timer's thread: at once when the timeout runs on a
+     * {@link CallbackTimer} (the failover's own, or the application's one timer), which runs its tasks on callback
+     * threads of its own; for any other scheduler (a test's clock, which runs timeouts on the thread that advances
+     * it) on CompletableFuture's default asynchronous executor.
      */
     void answerLater(Runnable task) {
-        if (ownTimer != null) {
+        if (scheduler instanceof CallbackTimer) {
             task.run();
         } else {
             CompletableFuture.runAsync(task);

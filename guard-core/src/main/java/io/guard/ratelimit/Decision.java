@@ -11,9 +11,13 @@ import java.util.Objects;
  * @param remaining  permits still available right after this decision (never negative)
  * @param retryAfter when refused, the exact time until enough permits free up for this request; zero when allowed
  * @param resetAfter time until the quota is fully available again
- * @param limit      the policy's rate, the {@code q} of the {@code RateLimit-Policy} field
+ * @param limit      the policy's rate
+ * @param counted    whether a backend counted the request; false for the answer of a failure policy that counted
+ *                   nothing ({@code FAIL_OPEN} while Redis cannot decide), whose {@code remaining}, {@code retryAfter}
+ *                   and {@code resetAfter} are then 0: nobody knows what is left
  */
-public record Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit) {
+public record Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit,
+                       boolean counted) {
 
     public Decision {
         Objects.requireNonNull(retryAfter, "retryAfter");
@@ -21,6 +25,21 @@ public record Decision(boolean allowed, long remaining, Duration retryAfter, Dur
         if (remaining < 0) {
             throw new IllegalArgumentException("remaining must not be negative but was " + remaining);
         }
+    }
+
+    /** A decision a backend counted: what every backend answers. */
+    public Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit) {
+        this(allowed, remaining, retryAfter, resetAfter, limit, true);
+    }
+
+    /**
+     * The request allowed without being counted (a failure policy's answer while the backend cannot decide): what is
+     * left of the quota is unknown, so the answer claims nothing about it.
+     *
+     * @param limit the policy's rate
+     */
+    public static Decision allowedUncounted(long limit) {
+        return new Decision(true, 0, Duration.ZERO, Duration.ZERO, limit, false);
     }
 
     /**

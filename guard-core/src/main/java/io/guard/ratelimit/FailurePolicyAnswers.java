@@ -1,6 +1,5 @@
 package io.guard.ratelimit;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +8,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * What each policy's {@link BackendFailurePolicy} answers in a {@link FailoverRateLimiter} when the primary backend
  * cannot decide: {@code FAIL_OPEN} allows, {@code FAIL_CLOSED} fails with the backend's failure, {@code LOCAL} asks the
- * in-process backend. Every answer carries the failure, so that it is counted as an error, not as a permit.
+ * in-process backend. Every answer carries the failure, so that it is counted as an error, not as a permit; a
+ * {@code FAIL_OPEN} answer is {@link Decision#allowedUncounted uncounted}, claiming nothing about the quota.
  */
 final class FailurePolicyAnswers {
 
@@ -24,7 +24,8 @@ final class FailurePolicyAnswers {
     CompletionStage<BackendOutcome> answer(RateLimitPolicy policy, String key, long permits,
                                            RateLimiterBackendException failure) {
         return switch (policy.onBackendFailure()) {
-            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(allowed(policy, permits), failure));
+            case FAIL_OPEN -> CompletableFuture.completedFuture(new BackendOutcome(
+                    Decision.allowedUncounted(policy.rate()), failure));
             case FAIL_CLOSED -> CompletableFuture.failedFuture(failure);
             case LOCAL -> local.decide(policy, key, permits)
                     .thenApply(outcome -> new BackendOutcome(outcome.decision(), failure));
@@ -49,14 +50,10 @@ final class FailurePolicyAnswers {
             int next = 0;
             for (RateLimitRequest request : requests) {
                 Decision decision = request.policy().onBackendFailure() == BackendFailurePolicy.LOCAL
-                        ? localOutcomes.get(next++).decision() : allowed(request.policy(), request.permits());
+                        ? localOutcomes.get(next++).decision() : Decision.allowedUncounted(request.policy().rate());
                 outcomes.add(new BackendOutcome(decision, failure));
             }
             return outcomes;
         });
-    }
-
-    private static Decision allowed(RateLimitPolicy policy, long permits) {
-        return new Decision(true, Math.max(0, policy.rate() - permits), Duration.ZERO, Duration.ZERO, policy.rate());
     }
 }

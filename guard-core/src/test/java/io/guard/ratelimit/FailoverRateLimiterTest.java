@@ -5,6 +5,7 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.breaker.State;
 import io.guard.event.GuardEvent;
 import io.guard.ratelimit.local.LocalRateLimiter;
+import io.guard.time.CallbackTimer;
 import io.guard.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 class FailoverRateLimiterTest {
 
@@ -56,6 +58,8 @@ class FailoverRateLimiterTest {
 
         assertThat(decision.allowed()).isTrue();
         assertThat(decision.limit()).isEqualTo(2);
+        assertThat(decision.counted()).as("nothing was counted: the decision claims no quota").isFalse();
+        assertThat(decision.remaining()).isZero();
         assertThat(registry.stats("open")).isEqualTo(new LimiterStats(0, 0, 1));
         assertThat(registry.recentEvents("open")).extracting(GuardEvent::type)
                 .containsExactly(GuardEvent.Type.BACKEND_FAILURE);
@@ -71,7 +75,9 @@ class FailoverRateLimiterTest {
         redis.failing(true);
 
         assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
-                .extracting(Decision::allowed).containsExactly(true, true, true);
+                .extracting(Decision::allowed, Decision::counted)
+                .as("FAIL_OPEN counted nothing, LOCAL counted in process")
+                .containsExactly(tuple(true, false), tuple(true, true), tuple(true, true));
         assertThat(registry.acquireAll(group, Duration.ZERO).toCompletableFuture().join())
                 .extracting(Decision::allowed).as("the narrow LOCAL limit refuses").containsExactly(true, true, false);
 
@@ -365,6 +371,35 @@ class FailoverRateLimiterTest {
             throw new AssertionError(e);
         } finally {
             timed.close();
+            realTime.close();
+        }
+    }
+
+    /** As Spring wires it: the application's one timer, whose callbacks already run on threads of their own. */
+    @Test
+    void aCallGivenUpIsAnsweredOnTheSharedTimersCallbackThreadsNotOnANewThreadEach() {
+        CircuitBreakerRegistry realTime = CircuitBreakerRegistry.builder().build();
+        CallbackTimer shared = new CallbackTimer("shared-timer", "shared-callback", 2);
+        FailoverRateLimiter timed = new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
+                realTime.circuitBreaker("timed", FailoverRateLimiter.recommendedBreakerConfig(Duration.ofMillis(20))),
+                clock, shared);
+        RateLimitPolicy policy = new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 2, Duration.ofSeconds(1), 0,
+                Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_OPEN);
+        redis.hanging(true);
+        try {
+            List<String> answeredOn = new CopyOnWriteArrayList<>();
+            List<CompletableFuture<Void>> answers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                answers.add(timed.decide(policy, "k" + i, 1).toCompletableFuture()
+                        .thenAccept(outcome -> answeredOn.add(Thread.currentThread().getName())));
+            }
+            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            assertThat(answeredOn).hasSize(3).allSatisfy(name -> assertThat(name).startsWith("shared-callback"));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        } finally {
+            timed.close();
+            shared.close();
             realTime.close();
         }
     }

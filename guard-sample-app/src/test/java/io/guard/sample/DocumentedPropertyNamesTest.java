@@ -52,6 +52,7 @@ class DocumentedPropertyNamesTest {
     private static final Set<String> SHOWN_AS_MISTAKES = Set.of(
             "guard.rate-limit.defaults.algoritm",
             "guard.rate-limit.instances.x.rat",
+            "guard.rate-limit.limits.order-submit.wait-for-replicas",
             "guard.circuit-breaker.configs.*",
             "management.endpoint.guard.enabled");
 

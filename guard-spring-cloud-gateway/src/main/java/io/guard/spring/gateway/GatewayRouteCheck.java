@@ -21,7 +21,7 @@ final class GatewayRouteCheck {
     /** The filter's name in route definitions ({@code RequestRateLimiterGatewayFilterFactory} minus the suffix). */
     static final String FILTER = "RequestRateLimiter";
     private static final String FACTORY = FILTER + "GatewayFilterFactory";
-    private static final Set<String> ARGS = Set.of("limit", "permits");
+    private static final Set<String> ARGS = Set.of("limit", "permits", "scg-headers");
     private static final String REDIS_ARGS = "redis-rate-limiter.";
 
     private final GatewayLimits limits;
@@ -104,6 +104,13 @@ final class GatewayRouteCheck {
                     } catch (NumberFormatException e) {
                         problems.add(new GuardAnnotationException(element, "args." + name, value,
                                 "is not a whole number", "Give the permits each request takes, e.g. 1."));
+                    }
+                }
+                case "scg-headers", "scgHeaders" -> {
+                    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                        problems.add(new GuardAnnotationException(element, "args." + name, value,
+                                "is neither true nor false", "Write guard.scg-headers: true to send SCG's "
+                                        + "X-RateLimit-* fields beside the IETF ones, or leave it out."));
                     }
                 }
                 default -> problems.add(new GuardAnnotationException(element, "args." + name, value,

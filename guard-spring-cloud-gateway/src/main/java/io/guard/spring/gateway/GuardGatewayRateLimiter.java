@@ -27,8 +27,10 @@ import java.util.Map;
  * at start-up.
  *
  * <p>Answers carry the IETF {@code RateLimit-Policy} and {@code RateLimit} fields, and {@code Retry-After} on a
- * refusal, whose status the filter sets ({@code 429} unless the route's {@code status-code} says otherwise). When the
- * backend fails and the limit fails closed, the request is answered {@code 503} as elsewhere in Guard.
+ * refusal, whose status the filter sets ({@code 429} unless the route's {@code status-code} says otherwise); with
+ * {@code guard.scg-headers: true} also the {@code X-RateLimit-*} fields of SCG's {@code RedisRateLimiter}
+ * ({@link ScgHeaderFields}). When the backend fails and the limit fails closed, the request is answered {@code 503}
+ * as elsewhere in Guard.
  */
 public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRateLimiter.Config> {
 
@@ -46,8 +48,10 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
     public Mono<Response> isAllowed(String routeId, String id) {
         // The parent of the decision's observation: the gateway's request observation, in the Reactor context.
         return Mono.deferContextual(context -> {
-            LimitSpec spec = limits.spec(use(routeId), "route '" + routeId + "' (RequestRateLimiter)");
-            Headers headers = new Headers();
+            GatewayLimits.Use use = use(routeId);
+            LimitSpec spec = limits.spec(use, "route '" + routeId + "' (RequestRateLimiter)");
+            Config config = getConfig().get(routeId);
+            Headers headers = new Headers(config != null && config.isScgHeaders() ? use.permits() : 0);
             return Mono.fromCompletionStage(limits.acquire(spec, id, headers,
                             context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)))
                     .then(Mono.fromSupplier(() -> new Response(true, headers.fields())))
@@ -69,10 +73,16 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
         return new Config();
     }
 
-    /** The decisions of one request, as the header fields Guard writes everywhere else. */
+    /** The decisions of one request, as the header fields Guard writes everywhere else (and SCG's, if asked). */
     private static final class Headers implements RateLimitDecisionSink {
 
         private final List<RateLimitHeaders.Entry> entries = new ArrayList<>(1);
+        /** The permits each request takes, when the route asked for SCG's fields; else 0. */
+        private final long scgPermits;
+
+        Headers(long scgPermits) {
+            this.scgPermits = scgPermits;
+        }
 
         @Override
         public synchronized void record(RateLimitPolicy policy, Decision decision) {
@@ -81,9 +91,17 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
         synchronized Map<String, String> fields() {
             Map<String, String> fields = new LinkedHashMap<>();
-            if (!entries.isEmpty()) {
-                fields.put(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(entries));
-                fields.put(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimitField(entries));
+            if (entries.isEmpty()) {
+                return fields;
+            }
+            fields.put(RateLimitHeaders.POLICY, RateLimitHeaders.policyField(entries));
+            String rateLimit = RateLimitHeaders.rateLimitField(entries);
+            if (!rateLimit.isEmpty()) {
+                fields.put(RateLimitHeaders.RATE_LIMIT, rateLimit);
+            }
+            if (scgPermits > 0) {
+                RateLimitHeaders.Entry last = entries.get(entries.size() - 1);
+                ScgHeaderFields.put(fields, last.policy(), last.decision(), scgPermits);
             }
             return fields;
         }
@@ -97,8 +115,8 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
     }
 
     /**
-     * One route's arguments: {@code guard.limit} and {@code guard.permits} in the {@code RequestRateLimiter} filter's
-     * {@code args}.
+     * One route's arguments: {@code guard.limit}, {@code guard.permits} and {@code guard.scg-headers} in the
+     * {@code RequestRateLimiter} filter's {@code args}.
      */
     public static class Config {
 
@@ -107,6 +125,9 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
         /** Permits each request takes (default 1). */
         private long permits = 1;
+
+        /** Whether answers also carry SCG RedisRateLimiter's X-RateLimit-* fields, for clients that read them. */
+        private boolean scgHeaders;
 
         public String getLimit() {
             return limit;
@@ -123,6 +144,15 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
         public Config setPermits(long permits) {
             this.permits = permits;
+            return this;
+        }
+
+        public boolean isScgHeaders() {
+            return scgHeaders;
+        }
+
+        public Config setScgHeaders(boolean scgHeaders) {
+            this.scgHeaders = scgHeaders;
             return this;
         }
     }

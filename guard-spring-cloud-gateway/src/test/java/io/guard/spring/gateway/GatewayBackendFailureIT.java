@@ -12,7 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Redis stops under a running gateway: each route's limit answers by its own {@code on-backend-failure}, as
- * {@code @RateLimit} does: fail-open lets the request through to the backend, fail-closed answers 503.
+ * {@code @RateLimit} does: fail-open lets the request through to the backend, claiming no quota (nothing was
+ * counted: no {@code RateLimit} field, and SCG's {@code X-RateLimit-Remaining} is -1 as SCG sends it then),
+ * fail-closed answers 503.
  */
 class GatewayBackendFailureIT {
 
@@ -25,10 +27,13 @@ class GatewayBackendFailureIT {
                     "guard.rate-limit.instances.lenient.on-backend-failure=FAIL_OPEN",
                     "guard.rate-limit.instances.strict.rate=100", "guard.rate-limit.instances.strict.interval=60s",
                     "guard.rate-limit.instances.strict.on-backend-failure=FAIL_CLOSED"));
-            properties.addAll(Gateway.route(0, "lenient", "/lenient/**", backend));
+            properties.addAll(Gateway.route(0, "lenient", "/lenient/**", backend, "guard.scg-headers=true"));
             properties.addAll(Gateway.route(1, "strict", "/strict/**", backend));
             try (Gateway gateway = Gateway.start(properties.toArray(String[]::new))) {
-                assertThat(gateway.get("/lenient/a", "acme").statusCode()).isEqualTo(200);
+                HttpResponse<String> counted = gateway.get("/lenient/a", "acme");
+                assertThat(counted.statusCode()).isEqualTo(200);
+                assertThat(counted.headers().firstValue("RateLimit")).hasValue("\"lenient\";r=99;t=60");
+                assertThat(counted.headers().firstValue("X-RateLimit-Remaining")).hasValue("99");
                 assertThat(gateway.get("/strict/a", "acme").statusCode()).isEqualTo(200);
 
                 redis.stop();
@@ -37,6 +42,9 @@ class GatewayBackendFailureIT {
                 HttpResponse<String> strict = gateway.get("/strict/a", "acme");
                 assertThat(lenient.statusCode()).isEqualTo(200);
                 assertThat(lenient.body()).isEqualTo("backend /lenient/a");
+                assertThat(lenient.headers().firstValue("RateLimit-Policy")).hasValue("\"lenient\";q=100;w=60");
+                assertThat(lenient.headers().firstValue("RateLimit")).as("nothing was counted").isEmpty();
+                assertThat(lenient.headers().firstValue("X-RateLimit-Remaining")).hasValue("-1");
                 assertThat(strict.statusCode()).as(strict.body()).isEqualTo(503);
                 assertThat(strict.body()).contains("urn:problem-type:guard:rate-limit-backend-unavailable");
             }

@@ -55,6 +55,32 @@ class GatewayRouteCheckTest {
         }
     }
 
+    /** What the migration table maps SCG's burstCapacity 0 onto: SCG refuses every request, Guard stops start-up. */
+    @Test
+    void aRoutesLimitWithAnExplicitBurstOfZeroStopsStartUp() {
+        try (Backend backend = Backend.start()) {
+            List<String> properties = new ArrayList<>(List.of("guard.rate-limit.backend=local",
+                    "guard.rate-limit.instances.users.algorithm=TOKEN_BUCKET",
+                    "guard.rate-limit.instances.users.rate=10", "guard.rate-limit.instances.users.interval=1s",
+                    "guard.rate-limit.instances.users.burst=0"));
+            properties.addAll(Gateway.route(0, "users", "/users/**", backend, "guard.limit=users"));
+
+            Throwable failure = catchThrowable(() -> Gateway.start(properties.toArray(String[]::new)).close());
+
+            assertThat(failure).isNotNull();
+            assertThat(messages(failure)).contains("guard.rate-limit.instances.users.burst=0: burst must be at least 1 "
+                    + "but was 0");
+        }
+    }
+
+    private static String messages(Throwable failure) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            all.append(cause.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+
     static GuardPropertiesException findCause(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof GuardPropertiesException guard) {

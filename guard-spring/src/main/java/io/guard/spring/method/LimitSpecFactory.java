@@ -226,8 +226,9 @@ public final class LimitSpecFactory {
     private static RateLimitPolicy policy(String name, LimitSettings settings, AnnotationSite site) {
         if (settings.rate() == null) {
             String action = "Set rate on the annotation or in guard.rate-limit.instances." + name + ".rate.";
-            throw site.error("rate", "0", "is not set, nor guard.rate-limit.instances." + name
-                            + ".rate, nor guard.rate-limit.defaults.rate",
+            throw site.error("rate", "0", "is no rate (a limit grants at least 1 permit per interval; 0 is the "
+                            + "annotation's default, meaning none given), and neither guard.rate-limit.instances."
+                            + name + ".rate nor guard.rate-limit.defaults.rate gives one",
                     ShadowedConfigFiles.hint(loaderOf(site), name).map(hint -> hint + " Or: " + action)
                             .orElse(action));
         }

@@ -68,12 +68,19 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
 
     /**
      * The policy these settings describe, under {@code name}; a burst left unset is the rate. The one place settings
-     * become a policy, for a limit, each of its tiers and an override alike.
+     * become a policy, for a limit, each of its tiers and an override alike. An explicit burst of 0 is refused rather
+     * than read as unset (the core's 0): Spring Cloud Gateway's {@code burstCapacity: 0}, which a migration maps onto
+     * it, refuses every request, and no Guard limit does that.
      *
      * @throws IllegalArgumentException when the settings make no valid policy
      * @throws NullPointerException     when no rate is set (callers report that first, naming the property)
      */
     public RateLimitPolicy toPolicy(String name) {
+        if (burst != null && burst == 0) {
+            throw new IllegalArgumentException("rate limiter '" + name + "': burst must be at least 1 but was 0 (a "
+                    + "bucket that holds nothing; Spring Cloud Gateway's burstCapacity 0 refuses every request, which "
+                    + "no Guard limit does): leave burst out for a bucket as large as the rate");
+        }
         return new RateLimitPolicy(name, algorithm, rate, interval, burst == null ? 0 : burst, scope, timeSource,
                 onBackendFailure, replicaWait());
     }

@@ -12,8 +12,9 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The rate-limit decisions of one HTTP request, the latest per limit name, in the order the limits were first met.
- * Thread-safe: asynchronous limits record from other threads.
+ * The rate-limit decisions of one HTTP request, the latest per limit name, in the order the limits were first met; a
+ * decision that counted nothing (a {@code FAIL_OPEN} answer) does not replace one that counted, which is still what
+ * is known of the quota. Thread-safe: asynchronous limits record from other threads.
  */
 class RateLimitDecisions implements RateLimitDecisionSink {
 
@@ -25,7 +26,10 @@ class RateLimitDecisions implements RateLimitDecisionSink {
     @Override
     public void record(RateLimitPolicy policy, Decision decision) {
         synchronized (entries) {
-            entries.put(policy.name(), new RateLimitHeaders.Entry(policy, decision));
+            RateLimitHeaders.Entry known = entries.get(policy.name());
+            if (decision.counted() || known == null || !known.decision().counted()) {
+                entries.put(policy.name(), new RateLimitHeaders.Entry(policy, decision));
+            }
         }
     }
 
@@ -40,7 +44,11 @@ class RateLimitDecisions implements RateLimitDecisionSink {
         writeTo(headers::set);
     }
 
-    /** Both RateLimit fields to {@code header} (name, value), built from the entries without copying them. */
+    /**
+     * Both RateLimit fields to {@code header} (name, value), built from the entries without copying them; the
+     * {@code RateLimit} field only when some decision counted (once set it stays: a counted entry is never replaced
+     * by one that counted nothing).
+     */
     void writeTo(BiConsumer<String, String> header) {
         String policy;
         String rateLimit;
@@ -52,6 +60,8 @@ class RateLimitDecisions implements RateLimitDecisionSink {
             rateLimit = RateLimitHeaders.rateLimitField(entries.values());
         }
         header.accept(RateLimitHeaders.POLICY, policy);
-        header.accept(RateLimitHeaders.RATE_LIMIT, rateLimit);
+        if (!rateLimit.isEmpty()) {
+            header.accept(RateLimitHeaders.RATE_LIMIT, rateLimit);
+        }
     }
 }

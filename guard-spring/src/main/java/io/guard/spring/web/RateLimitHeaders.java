@@ -1,8 +1,10 @@
 package io.guard.spring.web;
 
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Collection;
 
@@ -11,6 +13,13 @@ import java.util.Collection;
  * {@code RateLimit-Policy: "order-submit";q=5;w=60} and {@code RateLimit: "order-submit";r=0;t=42}, one list member
  * per limit the request passed through. Seconds are whole and rounded up, so a client that waits as told is never
  * early.
+ *
+ * <p>The fields claim only what is known. A decision that counted nothing ({@link Decision#counted()} false: a
+ * {@code FAIL_OPEN} answer while Redis cannot decide) has no {@code RateLimit} member, as nobody knows what is left;
+ * its policy is still listed. A {@code TOKEN_BUCKET} whose burst is above its rate advertises the bucket:
+ * {@code q} is the burst and {@code w} the time the bucket takes to fill from empty ({@code burst x interval / rate}),
+ * so that {@code r} (never above the burst) and {@code t} (the time until the bucket is full, never above that) stay
+ * within the policy, and a client that spends {@code q} per {@code w} is never refused.
  *
  * <p>Public for guard-spring-cloud-gateway, which writes the same fields on a gateway's answers; not an API for
  * applications.
@@ -23,6 +32,8 @@ public final class RateLimitHeaders {
     public static final String RATE_LIMIT = "RateLimit";
     public static final String RETRY_AFTER = "Retry-After";
 
+    private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000);
+
     private RateLimitHeaders() {
     }
 
@@ -34,20 +45,44 @@ public final class RateLimitHeaders {
     public static String policyField(Collection<Entry> entries) {
         StringBuilder field = new StringBuilder(32 * entries.size());
         for (Entry e : entries) {
-            quoted(separated(field), e.policy().name()).append(";q=").append(e.policy().rate()).append(";w=")
-                    .append(secondsRoundedUp(e.policy().interval()));
+            RateLimitPolicy policy = e.policy();
+            boolean bucket = advertisesBucket(policy);
+            quoted(separated(field), policy.name()).append(";q=").append(bucket ? policy.burst() : policy.rate())
+                    .append(";w=").append(bucket ? fillSeconds(policy) : secondsRoundedUp(policy.interval()));
         }
         return field.toString();
     }
 
-    /** Written into one builder: this runs on every allowed request. */
+    /**
+     * Written into one builder: this runs on every allowed request. Decisions that counted nothing are left out;
+     * empty when every decision is such, and then the field is not sent.
+     */
     public static String rateLimitField(Collection<Entry> entries) {
         StringBuilder field = new StringBuilder(32 * entries.size());
         for (Entry e : entries) {
-            quoted(separated(field), e.policy().name()).append(";r=").append(e.decision().remaining()).append(";t=")
-                    .append(resetSeconds(e));
+            if (e.decision().counted()) {
+                quoted(separated(field), e.policy().name()).append(";r=").append(e.decision().remaining())
+                        .append(";t=").append(resetSeconds(e));
+            }
         }
         return field.toString();
+    }
+
+    /** A bucket that holds more than its rate: its burst and fill time describe it, its rate and interval do not. */
+    private static boolean advertisesBucket(RateLimitPolicy policy) {
+        return policy.algorithm() == Algorithm.TOKEN_BUCKET && policy.burst() > policy.rate();
+    }
+
+    /**
+     * Whole seconds, rounded up, that an empty bucket takes to fill: {@code burst x interval / rate}. Exact for every
+     * policy (the product may pass 2^63 nanoseconds before the division); only buckets with a burst above their rate
+     * get here.
+     */
+    private static long fillSeconds(RateLimitPolicy policy) {
+        BigInteger[] seconds = BigInteger.valueOf(policy.interval().toNanos())
+                .multiply(BigInteger.valueOf(policy.burst()))
+                .divideAndRemainder(BigInteger.valueOf(policy.rate()).multiply(NANOS_PER_SECOND));
+        return seconds[0].longValueExact() + (seconds[1].signum() > 0 ? 1 : 0);
     }
 
     private static StringBuilder separated(StringBuilder field) {

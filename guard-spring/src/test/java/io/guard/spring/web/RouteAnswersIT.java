@@ -1,13 +1,8 @@
 package io.guard.spring.web;
 
-import io.guard.spring.autoconfigure.GuardAutoConfiguration;
-import io.guard.spring.test.AutoConfigs;
 import io.guard.test.redis.DedicatedRedis;
 import io.guard.test.redis.RedisServers;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.MockMvc;
@@ -83,16 +78,7 @@ class RouteAnswersIT {
     @Test
     void webFlux() {
         try (DedicatedRedis redis = RedisServers.startDedicated()) {
-            new ReactiveWebApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class,
-                            AutoConfigs.type("JacksonAutoConfiguration"), AutoConfigs.type("CodecsAutoConfiguration"),
-                            AutoConfigs.type("WebFluxAutoConfiguration"), AutoConfigs.type("HttpHandlerAutoConfiguration"),
-                            AutoConfigs.type("DataRedisAutoConfiguration|RedisAutoConfiguration"),
-                            AutoConfigs.type("RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"),
-                            GuardAutoConfiguration.class))
-                    .withPropertyValues("spring.redis.redisson.config=singleServerConfig: {address: '" + redis.url()
-                            + "', timeout: 1000, connectTimeout: 5000, retryAttempts: 0, "
-                            + "connectionMinimumIdleSize: 1, subscriptionConnectionMinimumIdleSize: 0}")
+            RedisMvcContexts.webFluxRunner(redis.url(), 1000, 5000)
                     .withPropertyValues(ROUTES).withBean(Plain.class)
                     .run(context -> {
                         WebTestClient client = WebTestClient.bindToApplicationContext(context).build();

@@ -59,8 +59,9 @@ public class GuardGatewayAutoConfiguration {
                                                            ObjectProvider<GatewayProperties> gateway,
                                                            ObjectProvider<RequestRateLimiterGatewayFilterFactory> filters,
                                                            ObjectProvider<RouteLocator> locators,
+                                                           ObjectProvider<RateLimiter<?>> rateLimiters,
                                                            GuardProperties properties) {
         return new GatewayRoutesCheckedAtStartup(limits, limiter, RATE_LIMITER_BEAN, gateway, filters, locators,
-                name -> properties.getRateLimit().getInstances().containsKey(name));
+                rateLimiters, name -> properties.getRateLimit().getInstances().containsKey(name));
     }
 }

@@ -9,7 +9,6 @@ import io.guard.spring.autoconfigure.RateLimitProperties;
 import io.guard.spring.autoconfigure.RateLimitRedisProperties;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.ratelimit.Algorithm;
-import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.spring.ratelimit.LimitSettings;
 import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
@@ -44,6 +43,10 @@ public final class PropertyMistakes {
             this(property, value, reason, null);
         }
     }
+
+    /** What a single property is judged against: a valid limit in every other respect. */
+    private static final LimitSettings ONE_PER_SECOND = new LimitSettings(1L, Duration.ofSeconds(1),
+            Algorithm.SLIDING_LOG, null, null, null, null, null, null, null, null, null, null, null);
 
     private static final String BREAKERS = "guard.circuit-breaker.";
     private static final String LIMITS = "guard.rate-limit.";
@@ -113,9 +116,7 @@ public final class PropertyMistakes {
             LimitSettings settings = single.toSettings();
             String limiter = prefix.substring(prefix.lastIndexOf('.') + 1);
             try {
-                new RateLimitPolicy(limiter, orElse(settings.algorithm(), Algorithm.SLIDING_LOG),
-                        orElse(settings.rate(), 1L), orElse(settings.interval(), Duration.ofSeconds(1)),
-                        orElse(settings.burst(), 0L), null, null, null, settings.replicaWait());
+                settings.orElse(ONE_PER_SECOND).toPolicy(limiter); // the one path settings take to a policy
                 settings.leaseSize();
             } catch (IllegalArgumentException e) {
                 found.add(new Mistake(prefix + "." + name, value,
@@ -193,9 +194,5 @@ public final class PropertyMistakes {
 
     private interface SingleCheck<T> {
         void accept(String dashedName, Object value, T single);
-    }
-
-    private static <T> T orElse(T value, T fallback) {
-        return value != null ? value : fallback;
     }
 }

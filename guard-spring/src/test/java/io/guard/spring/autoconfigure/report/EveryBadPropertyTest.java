@@ -76,6 +76,19 @@ class EveryBadPropertyTest {
                 .contains("guard.events.buffer-size=0: must be at least 1");
     }
 
+    /** SCG's burstCapacity 0 refuses everything; read as "unset" it would quietly admit up to the rate. */
+    @Test
+    void anExplicitBurstOfZeroIsReportedNotReadAsUnset() {
+        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+                "guard.rate-limit.instances.users.algorithm=TOKEN_BUCKET", "guard.rate-limit.instances.users.rate=10",
+                "guard.rate-limit.instances.users.burst=0", "guard.rate-limit.defaults.burst=0"));
+        assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
+                .contains("guard.rate-limit.instances.users.burst=0: burst must be at least 1 but was 0 (a bucket "
+                        + "that holds nothing; Spring Cloud Gateway's burstCapacity 0 refuses every request, which no "
+                        + "Guard limit does): leave burst out for a bucket as large as the rate")
+                .contains("guard.rate-limit.defaults.burst=0: burst must be at least 1 but was 0");
+    }
+
     @Test
     void anOverridePollIntervalThatIsNotPositiveIsReportedWithTheOtherBadValues() {
         FailureAnalysis analysis = analysis(runner.withPropertyValues(

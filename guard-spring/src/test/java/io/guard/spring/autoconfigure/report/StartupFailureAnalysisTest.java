@@ -179,8 +179,9 @@ class StartupFailureAnalysisTest {
     @Test
     void noRateAnywhere() {
         assertThat(analysisOf(MissingRate.class).getDescription()).isEqualTo(
-                "@RateLimit on MissingRate.submit(): rate '0' is not set, nor guard.rate-limit.instances.unconfigured"
-                        + ".rate, nor guard.rate-limit.defaults.rate");
+                "@RateLimit on MissingRate.submit(): rate '0' is no rate (a limit grants at least 1 permit per "
+                        + "interval; 0 is the annotation's default, meaning none given), and neither "
+                        + "guard.rate-limit.instances.unconfigured.rate nor guard.rate-limit.defaults.rate gives one");
     }
 
     @Test

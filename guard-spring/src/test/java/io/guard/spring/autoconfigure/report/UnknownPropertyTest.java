@@ -42,6 +42,21 @@ class UnknownPropertyTest {
         assertThat(analysis.getAction()).contains("guard.circuit-breaker.instances.payment.minimum-number-of-calls");
     }
 
+    /** A section misnamed beyond spelling: the rest of the name tells which section it belongs in. */
+    @Test
+    void aMisnamedSectionNamesTheSectionUnderWhichTheRestOfTheNameBinds() {
+        FailureAnalysis analysis = analysisOf("guard.rate-limit.limits.order-submit.wait-for-replicas=1");
+        assertThat(analysis.getDescription()).contains("guard.rate-limit.limits.order-submit.wait-for-replicas");
+        assertThat(analysis.getAction()).contains("Replace guard.rate-limit.limits.order-submit.wait-for-replicas "
+                + "with guard.rate-limit.instances.order-submit.wait-for-replicas.");
+    }
+
+    @Test
+    void aMisnamedBreakerSectionNamesItsPlaceToo() {
+        FailureAnalysis analysis = analysisOf("guard.circuit-breaker.breakers.payment.minimum-number-of-calls=5");
+        assertThat(analysis.getAction()).contains("guard.circuit-breaker.instances.payment.minimum-number-of-calls");
+    }
+
     @Test
     void resilience4jSharedConfigsAreRejectedWithWhatToWriteInstead() {
         FailureAnalysis analysis = analysisOf(

@@ -18,6 +18,18 @@ public final class RedisInfo {
         return (long) field(redis, "memory", "used_memory");
     }
 
+    /** Script runs so far: the calls of {@code EVALSHA} and {@code EVAL} in {@code INFO commandstats}. */
+    public static long scriptRuns(RedisEndpoint redis) {
+        long runs = 0;
+        for (String line : redis.call("INFO", "commandstats").toString().split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String calls = line.substring(line.indexOf("calls=") + 6);
+                runs += Long.parseLong(calls.substring(0, calls.indexOf(',')));
+            }
+        }
+        return runs;
+    }
+
     private static double field(RedisEndpoint redis, String section, String name) {
         for (String line : redis.call("INFO", section).toString().split("\r?\n")) {
             if (line.startsWith(name + ":")) {

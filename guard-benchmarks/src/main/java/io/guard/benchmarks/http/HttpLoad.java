@@ -23,13 +23,15 @@ import java.util.StringJoiner;
  * connection count over 1000 users, in interleaved rounds (the variant order rotated each round). Per run: requests per
  * second, p50/p99 latency, the application's CPU per request ({@code /proc/<pid>/stat}; also without the JIT
  * compiler's threads, and the context switches, per thread from {@code /proc/<pid>/task}) and Redis's
- * ({@code INFO cpu}, user + system). After the first round's load, a
+ * ({@code INFO cpu}, user + system), and the scripts Redis ran per request ({@code INFO commandstats}: EVALSHA and
+ * EVAL; a pipelined batch is one). After the first round's load, a
  * correctness line per variant: {@code GET /check/{id}}, limited to 5 per 60 s, answers exactly five 200s, then
  * 429s.
  *
  * <p>Arguments: seconds per run, warm-up seconds (at each connection count), rounds, connection counts (e.g.
  * {@code 10 10 2 4,32}). System
  * properties: {@code -Dvariants=none,guard-lettuce-TOKEN_BUCKET} (names, or prefixes ending with {@code *}),
+ * {@code -Dusers=1} (one hot key instead of 1000 users),
  * {@code -Dbaseline=<class path>} adds Guard variants again on another build (suffix {@code @baseline}; which:
  * {@code -Dbaseline.variants}, by default the Lettuce ones of TOKEN_BUCKET and SLIDING_LOG),
  * {@code -Djvm="-XX:..."} flags for every application JVM. Run:
@@ -37,7 +39,8 @@ import java.util.StringJoiner;
  */
 public final class HttpLoad {
 
-    static final int USERS = 1000;
+    /** Keys the load spreads over; {@code -Dusers=1} makes one hot key (what leased decisions are for). */
+    static final int USERS = Integer.getInteger("users", 1000);
     static final long RATE = 1_000_000_000L;
 
     private HttpLoad() {
@@ -128,13 +131,15 @@ public final class HttpLoad {
         long appBefore = app.cpuMicros();
         AppProcess.Threads threadsBefore = app.threads();
         double redisBefore = RedisInfo.cpuMicros(redis);
+        long scriptsBefore = RedisInfo.scriptRuns(redis);
         Wrk wrk = Wrk.run(app.port(), connections, seconds, script);
         long appCpu = app.cpuMicros() - appBefore;
         AppProcess.Threads threads = app.threads().minus(threadsBefore);
         double redisCpu = RedisInfo.cpuMicros(redis) - redisBefore;
+        long scripts = RedisInfo.scriptRuns(redis) - scriptsBefore;
         double requests = wrk.requests();
         return new Run(wrk, appCpu / requests, threads.cpuMicros() / requests, threads.compilerMicros() / requests,
-                threads.contextSwitches() / requests, redisCpu / requests);
+                threads.contextSwitches() / requests, redisCpu / requests, scripts / requests);
     }
 
 
@@ -150,9 +155,9 @@ public final class HttpLoad {
      */
     private static void summary(Map<String, List<Run>> results, int[] connections) {
         System.out.printf(Locale.ROOT, "%nmedians over the rounds (load average now: %s)%n", loadAverage());
-        System.out.printf(Locale.ROOT, "%-36s %5s %8s %7s %7s %9s %9s %8s %8s %9s %7s %8s %7s%n", "variant", "conn",
+        System.out.printf(Locale.ROOT, "%-36s %5s %8s %7s %7s %9s %9s %8s %8s %9s %7s %8s %8s %7s%n", "variant", "conn",
                 "req/s", "p50 us", "p99 us", "app us", "w/o JIT", "JIT us", "added", "over r.t.", "cs/req",
-                "redis us", "non-2xx");
+                "redis us", "scr/req", "non-2xx");
         for (int c : connections) {
             double base = reference(results, "none @" + c);
             double roundTrip = reference(results, "roundtrip @" + c);
@@ -162,12 +167,12 @@ public final class HttpLoad {
                 }
                 double app = median(runs, Run::withoutCompilerMicrosPerRequest);
                 System.out.printf(Locale.ROOT,
-                        "%-36s %5d %8.0f %7.0f %7.0f %9.1f %9.1f %8.1f %8.1f %9.1f %7.2f %8.1f %7d%n",
+                        "%-36s %5d %8.0f %7.0f %7.0f %9.1f %9.1f %8.1f %8.1f %9.1f %7.2f %8.1f %8.3f %7d%n",
                         key.substring(0, key.lastIndexOf(" @")), c, median(runs, r -> r.wrk().perSecond()),
                         median(runs, r -> r.wrk().p50Micros()), median(runs, r -> r.wrk().p99Micros()),
                         median(runs, Run::appMicrosPerRequest), app, median(runs, Run::compilerMicrosPerRequest),
                         app - base, app - roundTrip, median(runs, Run::contextSwitchesPerRequest),
-                        median(runs, Run::redisMicrosPerRequest),
+                        median(runs, Run::redisMicrosPerRequest), median(runs, Run::redisScriptsPerRequest),
                         runs.stream().mapToLong(r -> r.wrk().non2xx()).sum());
             });
         }
@@ -199,13 +204,15 @@ public final class HttpLoad {
      * @param contextSwitchesPerRequest         of every thread
      */
     record Run(Wrk wrk, double appMicrosPerRequest, double withoutCompilerMicrosPerRequest,
-               double compilerMicrosPerRequest, double contextSwitchesPerRequest, double redisMicrosPerRequest) {
+               double compilerMicrosPerRequest, double contextSwitchesPerRequest, double redisMicrosPerRequest,
+               double redisScriptsPerRequest) {
         @Override
         public String toString() {
             return String.format(Locale.ROOT, "%8.0f req/s  p50 %6.0f us  p99 %6.0f us  app %6.1f us/req (JIT %5.1f)  "
-                    + "%4.2f cs/req  redis %5.1f us/req  non-2xx %d  (load %s)", wrk.perSecond(), wrk.p50Micros(),
-                    wrk.p99Micros(), appMicrosPerRequest, compilerMicrosPerRequest, contextSwitchesPerRequest,
-                    redisMicrosPerRequest, wrk.non2xx(), loadAverage());
+                    + "%4.2f cs/req  redis %5.1f us/req  %5.3f scripts/req  non-2xx %d  (load %s)", wrk.perSecond(),
+                    wrk.p50Micros(), wrk.p99Micros(), appMicrosPerRequest, compilerMicrosPerRequest,
+                    contextSwitchesPerRequest, redisMicrosPerRequest, redisScriptsPerRequest, wrk.non2xx(),
+                    loadAverage());
         }
     }
 }

@@ -17,6 +17,9 @@ record Variant(String name, List<String> properties, String classPath) {
             all.add(guard("lettuce", "spring-data", algorithm, false));
             all.add(guard("redisson", "redisson", algorithm, true));
         }
+        // Leased decisions (issue 34): the same Lettuce TOKEN_BUCKET limit, each instance taking permits in batches.
+        all.add(leased("auto"));
+        all.add(leased("50"));
         all.add(new Variant("r4j+bucket4j-lettuce", List.of("bench.variant=r4j-bucket4j", "guard.enabled=false"),
                 null));
         all.add(new Variant("r4j+redisson-RRateLimiter", List.of("bench.variant=r4j-redisson", "bench.redisson=true",
@@ -28,6 +31,13 @@ record Variant(String name, List<String> properties, String classPath) {
         return new Variant("guard-" + name + "-" + algorithm, List.of("bench.variant=guard",
                 "bench.redisson=" + redisson, "guard.rate-limit.backend=redis", "guard.rate-limit.redis.client=" + client,
                 "guard.rate-limit.instances.items.algorithm=" + algorithm), null);
+    }
+
+    private static Variant leased(String lease) {
+        Variant exact = guard("lettuce", "spring-data", "TOKEN_BUCKET", false);
+        List<String> properties = new ArrayList<>(exact.properties());
+        properties.add("guard.rate-limit.instances.items.lease=" + lease);
+        return new Variant("guard-lettuce-TOKEN_BUCKET-lease-" + lease, properties, null);
     }
 
     /** Whether the variant limits requests: all but {@code none} and {@code roundtrip}. */

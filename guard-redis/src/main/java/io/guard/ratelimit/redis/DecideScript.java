@@ -34,13 +34,18 @@ final class DecideScript {
 
     /** The dispatcher with every algorithm before it, as one script. */
     static LuaScript load() {
+        return withAlgorithms(NAME);
+    }
+
+    /** The script {@code guard/lua/<name>.lua} with every algorithm's file before it as a function (see above). */
+    static LuaScript withAlgorithms(String name) {
         StringBuilder source = new StringBuilder("local algorithms = {}\n");
         for (Algorithm algorithm : Algorithm.values()) {
             String file = fileOf(algorithm);
             source.append("algorithms['").append(file).append("'] = function(KEYS, ARGV)\n")
                     .append(LuaScript.read(file)).append("\nend\n");
         }
-        return LuaScript.of(NAME, source.append(LuaScript.read(NAME)).toString());
+        return LuaScript.of(name, source.append(LuaScript.read(name)).toString());
     }
 
     /** One limit of an entry: its algorithm, its keys and the arguments its file's header lists. */

@@ -10,6 +10,7 @@ import io.guard.ratelimit.RateLimitRequest;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
+import io.guard.ratelimit.lease.LeaseSource;
 import org.redisson.api.RedissonClient;
 
 import java.time.Clock;
@@ -58,6 +59,7 @@ public final class RedisRateLimiter implements RateLimiter {
     private final GroupDecision group;
     /** Listens for resets from the first use on. */
     private final ResetListener resets;
+    private final RedisLeases leases;
 
     /**
      * @param redisson   the client to run scripts with; not closed by {@link #close()}
@@ -96,6 +98,15 @@ public final class RedisRateLimiter implements RateLimiter {
         this.scripts = new LimitScripts(runner, entries);
         this.resets = new ResetListener(connection, entries.resetChannel(), refusals);
         this.group = new GroupDecision(connection, entries, scripts, refusals, resets, this::sentMicros);
+        this.leases = new RedisLeases(runner, entries, resets, clock);
+    }
+
+    /**
+     * Takes and gives back leases of this limiter's quotas, for a {@code LeasingRateLimiter} in front of it: one
+     * atomic script each, on the same connection, keys and reset channel as the decisions.
+     */
+    public LeaseSource leases() {
+        return leases;
     }
 
     @Override

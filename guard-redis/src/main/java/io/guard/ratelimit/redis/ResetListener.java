@@ -1,6 +1,9 @@
 package io.guard.ratelimit.redis;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * A {@link RedisRateLimiter}'s subscription to the resets other instances send, which drop the refusals this instance
@@ -15,6 +18,8 @@ final class ResetListener implements AutoCloseable {
     private final String channel;
     private final RefusalCache refusals;
     private final AtomicReference<Subscription> current = new AtomicReference<>();
+    /** Others that drop what they hold for a reset limit (leases): a tag, or {@code null} when news was missed. */
+    private final List<Consumer<String>> others = new CopyOnWriteArrayList<>();
 
     ResetListener(ScriptConnection connection, String channel, RefusalCache refusals) {
         this.connection = connection;
@@ -30,10 +35,25 @@ final class ResetListener implements AutoCloseable {
         }
         synchronized (current) {
             if (current.get() == null) {
-                current.set(connection.subscribe(channel, refusals::forget, refusals::clear));
+                current.set(connection.subscribe(channel, this::heard, this::resubscribed));
             }
             return current.get();
         }
+    }
+
+    /** Also tells {@code listener} of every reset heard (its hash tag), and {@code null} after a resubscription. */
+    void alsoTell(Consumer<String> listener) {
+        others.add(listener);
+    }
+
+    private void heard(String tag) {
+        refusals.forget(tag);
+        others.forEach(listener -> listener.accept(tag));
+    }
+
+    private void resubscribed() {
+        refusals.clear();
+        others.forEach(listener -> listener.accept(null));
     }
 
     /** Stops listening; a later use subscribes again. */

@@ -67,7 +67,7 @@ class GatewayObservationsTest {
     @Test
     void eachDecisionIsObservedUnderTheRequestsObservation() {
         LimitSettings orders = new LimitSettings(1L, Duration.ofMinutes(1), null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
         GuardObservations guard = new GuardObservations(observations, null, null);
         GatewayLimits limits = new GatewayLimits(name -> name.equals("orders") ? orders : LimitSettings.NONE,
                 LimitSettings.NONE, registry, live, () -> guard);
@@ -92,7 +92,7 @@ class GatewayObservationsTest {
     @Test
     void withoutObservationsNothingIsObserved() {
         LimitSettings orders = new LimitSettings(5L, Duration.ofMinutes(1), null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
         GatewayLimits limits = new GatewayLimits(name -> orders, LimitSettings.NONE, registry, live, () -> null);
         limits.acquire(limits.spec(new GatewayLimits.Use("orders", 1), "route 'orders'"), "user-1", ignore, null)
                 .toCompletableFuture().join();

@@ -5,6 +5,9 @@ import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.lease.LeaseSize;
+import io.guard.ratelimit.lease.LeaseStats;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LimitOverride;
 import io.guard.spring.ratelimit.LiveLimits;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -39,14 +42,20 @@ public class GuardEndpoint {
     private final GuardRegistries registries;
     private final @Nullable LiveLimits live;
 
+    private final @Nullable GuardLeases leases;
+
     GuardEndpoint(GuardRegistries registries) {
-        this(registries, null);
+        this(registries, null, null);
     }
 
-    /** @param live the limits' run-time overrides; null when limits cannot be overridden */
-    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live) {
+    /**
+     * @param live   the limits' run-time overrides; null when limits cannot be overridden
+     * @param leases what this instance leases; null when nothing can lease
+     */
+    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live, @Nullable GuardLeases leases) {
         this.registries = registries;
         this.live = live;
+        this.leases = leases;
     }
 
     /** Every breaker and every limiter, each keyed and sorted by name. */
@@ -64,7 +73,8 @@ public class GuardEndpoint {
         for (Bulkhead bulkhead : registries.bulkheads()) {
             bulkheads.put(bulkhead.name(), BulkheadDescriptor.of(bulkhead));
         }
-        return new GuardReport(breakers, limiters, bulkheads);
+        return new GuardReport(breakers, limiters, bulkheads,
+                leases == null ? null : leases.stats().orElse(null));
     }
 
     /**
@@ -143,6 +153,10 @@ public class GuardEndpoint {
 
     private RateLimiterDescriptor describe(RateLimitPolicy policy) {
         RateLimiterDescriptor plain = registries.describe(policy);
+        LeaseSize lease = leases == null ? LeaseSize.OFF : leases.sizeOf(policy.name());
+        if (!lease.off() && LeaseSize.supports(policy.algorithm())) {
+            plain = plain.withLease(lease.toString());
+        }
         if (live == null) {
             return plain;
         }
@@ -166,10 +180,12 @@ public class GuardEndpoint {
      * @param circuitBreakers every breaker by name
      * @param rateLimiters    every limiter by name
      * @param bulkheads       every bulkhead ({@code @CircuitBreaker(maxConcurrentCalls)}) by name
+     * @param leases          the leases this instance took, gave back and holds; absent when no limit leases
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record GuardReport(Map<String, CircuitBreakerDescriptor> circuitBreakers,
                               Map<String, RateLimiterDescriptor> rateLimiters,
-                              Map<String, BulkheadDescriptor> bulkheads) {
+                              Map<String, BulkheadDescriptor> bulkheads, @Nullable LeaseStats leases) {
     }
 
     /**

@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.RateLimitQuotas;
 import org.springframework.beans.factory.ObjectProvider;
@@ -46,9 +47,10 @@ public class GuardEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     GuardEndpoint guardEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
                                 ObjectProvider<RateLimiterRegistry> limiters,
-                                ObjectProvider<BulkheadRegistry> bulkheads, ObjectProvider<LiveLimits> live) {
+                                ObjectProvider<BulkheadRegistry> bulkheads, ObjectProvider<LiveLimits> live,
+                                ObjectProvider<GuardLeases> leases) {
         return new GuardEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
-                bulkheads.getIfAvailable()), live.getIfAvailable());
+                bulkheads.getIfAvailable()), live.getIfAvailable(), leases.getIfAvailable());
     }
 
     @Bean

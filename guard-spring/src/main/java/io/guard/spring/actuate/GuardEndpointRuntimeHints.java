@@ -1,5 +1,6 @@
 package io.guard.spring.actuate;
 
+import io.guard.ratelimit.lease.LeaseStats;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -17,7 +18,8 @@ class GuardEndpointRuntimeHints implements RuntimeHintsRegistrar {
     static final Class<?>[] PAYLOADS = {
             GuardEndpoint.GuardReport.class, GuardEndpoint.GuardEntry.class, CircuitBreakerDescriptor.class,
             RateLimiterDescriptor.class, BulkheadDescriptor.class, QuotaDescriptor.class, BackendStatus.class,
-            GuardEventsEndpoint.GuardEvents.class, EventDescriptor.class, GuardHealthReports.Report.class};
+            GuardEventsEndpoint.GuardEvents.class, EventDescriptor.class, GuardHealthReports.Report.class,
+            LeaseStats.class};
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {

@@ -13,22 +13,28 @@ import io.guard.ratelimit.RateLimitPolicy;
  * @param stats   decisions made on this instance since start
  * @param source  {@code configuration}, {@code refresh} (a configuration refresh changed it) or {@code override}
  * @param refreshedAt when a configuration refresh last changed the limit, or null
+ * @param lease   the lease size it decides with ({@code 10}, {@code auto}); absent when exact (docs/algorithms.md)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RateLimiterDescriptor(String type, Policy policy, Backend backend, Stats stats, String source,
-                                    ActiveOverride override, String refreshedAt) {
+                                    ActiveOverride override, String refreshedAt, String lease) {
 
     /** The limit as configuration sets it, for a view that does not know of overrides. */
     static RateLimiterDescriptor of(RateLimitPolicy p, BackendStatus backend, Stats stats) {
         return new RateLimiterDescriptor("rate-limiter", policyOf(p),
                 new Backend(backend.name(), backend.up() ? "UP" : "DOWN", backend.breakerState(), backend.lastError(),
                         backend.lastErrorTime()),
-                stats, null, null, null);
+                stats, null, null, null, null);
     }
 
     /** The same limiter, telling where its policy comes from now (configuration, a refresh or an override). */
     RateLimiterDescriptor withOrigin(String source, ActiveOverride override, String refreshedAt) {
-        return new RateLimiterDescriptor(type, policy, backend, stats, source, override, refreshedAt);
+        return new RateLimiterDescriptor(type, policy, backend, stats, source, override, refreshedAt, lease);
+    }
+
+    /** The same limiter, deciding with leases of {@code size}; {@code null} for exact. */
+    RateLimiterDescriptor withLease(String size) {
+        return new RateLimiterDescriptor(type, policy, backend, stats, source, override, refreshedAt, size);
     }
 
     /**

@@ -18,6 +18,7 @@ import io.guard.time.CallbackTimer;
 import io.guard.time.GuardClock;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.RateLimitQuotas;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.local.LocalLimitOverrideStore;
@@ -105,6 +106,13 @@ public class GuardAutoConfiguration {
     }
 
     /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
+    /** What this instance leases; filled by the Redis backend's configuration when some limit leases. */
+    @Bean
+    @ConditionalOnMissingBean
+    public GuardLeases guardLeases() {
+        return new GuardLeases();
+    }
+
     @Bean
     @ConditionalOnMissingBean
     public RateLimitQuotas guardRateLimitQuotas(RateLimiterRegistry limiters) {

@@ -47,10 +47,24 @@ public class LimitProperties extends TierProperties {
     /** The longest the WAIT for replicas blocks a decision (default 100ms); keep it below guard.rate-limit.redis.timeout. */
     private Duration waitForReplicasTimeout;
 
+    /**
+     * Leased decisions (TOKEN_BUCKET and FIXED_WINDOW only): off (every decision asks Redis), a number of permits each
+     * instance takes from the shared quota at once, or auto (sized from the key's recent rate) (default off).
+     */
+    private String lease;
+
     @Override
     public LimitSettings toSettings() {
         return new LimitSettings(getRate(), getInterval(), getAlgorithm(), getBurst(), scope, timeSource,
-                onBackendFailure, timeout, message, httpHeaders, shadow, waitForReplicas, waitForReplicasTimeout);
+                onBackendFailure, timeout, message, httpHeaders, shadow, waitForReplicas, waitForReplicasTimeout, lease);
+    }
+
+    public String getLease() {
+        return lease;
+    }
+
+    public void setLease(String lease) {
+        this.lease = lease;
     }
 
     public Integer getWaitForReplicas() {

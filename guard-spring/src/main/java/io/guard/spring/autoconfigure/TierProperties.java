@@ -26,7 +26,7 @@ public class TierProperties {
 
     public LimitSettings toSettings() {
         return new LimitSettings(rate, interval, algorithm, burst, null, null, null, null, null, null, null, null,
-                null);
+                null, null);
     }
 
     public Long getRate() {

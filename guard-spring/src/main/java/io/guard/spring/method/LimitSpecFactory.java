@@ -32,7 +32,7 @@ public final class LimitSpecFactory {
 
     /** What no source sets: a one-second interval, the exact sliding log, no waiting. */
     static final LimitSettings BUILT_IN = new LimitSettings(null, Duration.ofSeconds(1), Algorithm.SLIDING_LOG, null,
-            null, null, null, Duration.ZERO, null, null, false, null, null);
+            null, null, null, Duration.ZERO, null, null, false, null, null, null);
 
     /** Tier names go into policy names, header fields and meter tags: a plain word. */
     private static final Pattern TIER_NAME = Pattern.compile("[A-Za-z0-9_-]{1,32}");
@@ -173,11 +173,14 @@ public final class LimitSpecFactory {
             throw site.error("tier", property, "has no rate, nor does the limit (annotation, instance or defaults)",
                     "Set " + property + ".rate.");
         }
+        RateLimitPolicy policy;
         try {
-            return settings.toPolicy(name);
+            policy = settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("tier", property, "is an invalid limit: " + e.getMessage(), "Fix " + property + ".*.");
         }
+        checkLease(policy, settings, site);
+        return policy;
     }
 
     /**
@@ -229,11 +232,29 @@ public final class LimitSpecFactory {
                     ShadowedConfigFiles.hint(loaderOf(site), name).map(hint -> hint + " Or: " + action)
                             .orElse(action));
         }
+        RateLimitPolicy policy;
         try {
-            return settings.toPolicy(name);
+            policy = settings.toPolicy(name);
         } catch (IllegalArgumentException e) {
             throw site.error("name", name, "resolves to an invalid limit: " + e.getMessage(),
                     "Fix the annotation or guard.rate-limit.instances." + name + ".*.");
+        }
+        checkLease(policy, settings, site);
+        return policy;
+    }
+
+    /** A lease the limit cannot keep its promise with (an algorithm it does not support, a size above the rate). */
+    private static void checkLease(RateLimitPolicy policy, LimitSettings settings, AnnotationSite site) {
+        String property = "guard.rate-limit.instances." + policy.name().split("\\.")[0] + ".lease";
+        String problem;
+        try {
+            problem = settings.leaseSize().problemWith(policy);
+        } catch (IllegalArgumentException e) {
+            problem = e.getMessage();
+        }
+        if (problem != null) {
+            throw site.error("lease", settings.lease(), "cannot be used: " + problem,
+                    "Set " + property + " to off, or use TOKEN_BUCKET or FIXED_WINDOW with a lease within the rate.");
         }
     }
 

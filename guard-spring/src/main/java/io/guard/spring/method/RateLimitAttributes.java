@@ -35,7 +35,7 @@ final class RateLimitAttributes {
         }
         String message = annotation.message().isEmpty() ? null : annotation.message();
         return new LimitSettings(rate, interval, algorithm, null, scope, null, null, timeout, message, null,
-                null, null, null);
+                null, null, null, null);
     }
 
     /** Parses "60s", "500ms", "PT1M" or a plain number of milliseconds; empty means "not set". */

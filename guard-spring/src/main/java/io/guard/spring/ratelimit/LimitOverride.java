@@ -27,7 +27,7 @@ public record LimitOverride(Long rate, Duration interval, Algorithm algorithm, B
     /** The fields this override sets, as a layer of settings; the others do not say. */
     LimitSettings patch() {
         return new LimitSettings(rate, interval, algorithm, null, null, null, null, null, null, null, shadow, null,
-                null);
+                null, null);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.ReplicaWait;
 import io.guard.ratelimit.Scope;
 import io.guard.ratelimit.TimeSource;
+import io.guard.ratelimit.lease.LeaseSize;
 
 import java.time.Duration;
 
@@ -31,15 +32,16 @@ import java.time.Duration;
   * @param shadow           whether the limit only decides and records, and never refuses
   * @param waitForReplicas  replicas that must have a spend before an admission is granted (Redis WAIT); 0 for none
   * @param waitForReplicasTimeout the longest the WAIT blocks
+  * @param lease            leased decisions: {@code off}, a number of permits or {@code auto} (see {@link LeaseSize})
   */
 public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, Long burst, Scope scope,
                             TimeSource timeSource, BackendFailurePolicy onBackendFailure, Duration timeout,
                             String message, Boolean httpHeaders, Boolean shadow, Integer waitForReplicas,
-                            Duration waitForReplicasTimeout) {
+                            Duration waitForReplicasTimeout, String lease) {
 
     /** A source that says nothing. */
     public static final LimitSettings NONE = new LimitSettings(null, null, null, null, null, null, null, null, null,
-            null, null, null, null);
+            null, null, null, null, null);
 
     /** How long a WAIT blocks when {@code wait-for-replicas} is set and its timeout is not. */
     static final Duration DEFAULT_WAIT_FOR_REPLICAS_TIMEOUT = Duration.ofMillis(100);
@@ -52,7 +54,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
         ReplicaWait wait = policy.replicaWait();
         return new LimitSettings(policy.rate(), policy.interval(), policy.algorithm(),
                 policy.burst() == policy.rate() ? null : policy.burst(), policy.scope(), policy.timeSource(),
-                policy.onBackendFailure(), null, null, null, null, wait.replicas(), wait.timeout());
+                policy.onBackendFailure(), null, null, null, null, wait.replicas(), wait.timeout(), null);
     }
 
     /**
@@ -61,7 +63,7 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
      */
     public LimitSettings forTier(LimitSettings tier) {
         return tier.orElse(new LimitSettings(rate, interval, algorithm, null, scope, timeSource, onBackendFailure,
-                null, null, null, null, waitForReplicas, waitForReplicasTimeout));
+                null, null, null, null, waitForReplicas, waitForReplicasTimeout, lease));
     }
 
     /**
@@ -107,6 +109,16 @@ public record LimitSettings(Long rate, Duration interval, Algorithm algorithm, L
                 httpHeaders != null ? httpHeaders : fallback.httpHeaders,
                 shadow != null ? shadow : fallback.shadow,
                 waitForReplicas != null ? waitForReplicas : fallback.waitForReplicas,
-                waitForReplicasTimeout != null ? waitForReplicasTimeout : fallback.waitForReplicasTimeout);
+                waitForReplicasTimeout != null ? waitForReplicasTimeout : fallback.waitForReplicasTimeout,
+                lease != null && !lease.isBlank() ? lease : fallback.lease);
+    }
+
+    /**
+     * The lease size these settings ask for; {@link LeaseSize#OFF} when they do not say.
+     *
+     * @throws IllegalArgumentException naming the value when it is not {@code off}, {@code auto} or a number
+     */
+    public LeaseSize leaseSize() {
+        return lease == null ? LeaseSize.OFF : LeaseSize.parse(lease);
     }
 }

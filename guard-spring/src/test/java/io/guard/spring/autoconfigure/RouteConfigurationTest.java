@@ -60,6 +60,20 @@ class RouteConfigurationTest {
     }
 
     @Test
+    void aRouteOnALimitThatCannotLeaseStopsStartUpWithTheRoutesMistakes() {
+        servlet.withPropertyValues("guard.rate-limit.instances.api.rate=5", "guard.rate-limit.instances.api.lease=2",
+                "guard.rate-limit.routes[0].name=api", "guard.rate-limit.routes[0].paths[0]=/api/**"
+        ).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = StartupReports.ofProperties(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).contains("guard.rate-limit.routes[0]")
+                    .contains("lease '2' needs algorithm TOKEN_BUCKET or FIXED_WINDOW, but limit 'api' uses "
+                            + "SLIDING_LOG");
+        });
+    }
+
+    @Test
     void aKeyNamingAMissingBeanStopsStartUp() {
         servlet.withPropertyValues("guard.rate-limit.defaults.rate=5", "guard.rate-limit.routes[0].name=api",
                 "guard.rate-limit.routes[0].paths[0]=/api/**", "guard.rate-limit.routes[0].key=@tenants.of(#request)"

@@ -68,7 +68,7 @@ class BurstRuleTest {
 
     private static LimitSettings settings(Long rate, Long burst) {
         return new LimitSettings(rate, SECOND, Algorithm.TOKEN_BUCKET, burst, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
     }
 
     private static RateLimitPolicy policy(long rate, long burst) {

@@ -13,7 +13,7 @@ class LimitSettingsTest {
 
     private static LimitSettings bucket(Long burst) {
         return new LimitSettings(10L, Duration.ofSeconds(1), Algorithm.TOKEN_BUCKET, burst, null, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
     }
 
     @Test

@@ -38,7 +38,7 @@ class RouteLimitsOverrideTest {
     @Test
     void aRefusalAfterAnOverrideNamesTheOverriddenRate() {
         LimitSettings api = new LimitSettings(1L, Duration.ofMinutes(1), null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
         RouteLimits routes = RouteLimits.create(List.of(new RouteDefinition("api", List.of("/api/**"), List.of(),
                         "", 1)), null, name -> name.equals("api") ? api : LimitSettings.NONE, LimitSettings.NONE,
                 MissingKeyPolicy.REJECT, registry, live);

@@ -65,7 +65,7 @@ class RouteObservationsTest {
 
     private RouteLimits routes() {
         LimitSettings api = new LimitSettings(1L, Duration.ofMinutes(1), null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null);
         GuardObservations guard = new GuardObservations(observations, null, null);
         return RouteLimits.create(List.of(new RouteDefinition("api", List.of("/api/**"), List.of(), "", 1)), null,
                 name -> name.equals("api") ? api : LimitSettings.NONE, LimitSettings.NONE, MissingKeyPolicy.REJECT,

@@ -4,6 +4,8 @@ import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.actuate.GuardMetrics;
+import io.guard.spring.actuate.LeaseMeters;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -34,5 +36,11 @@ public class GuardMetricsAutoConfiguration {
                               ObjectProvider<RateLimiterRegistry> limiters,
                               ObjectProvider<BulkheadRegistry> bulkheads) {
         return new GuardMetrics(breakers.getIfAvailable(), limiters.getIfAvailable(), bulkheads.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LeaseMeters guardLeaseMeters(ObjectProvider<GuardLeases> leases) {
+        return new LeaseMeters(leases.getIfAvailable(GuardLeases::new));
     }
 }

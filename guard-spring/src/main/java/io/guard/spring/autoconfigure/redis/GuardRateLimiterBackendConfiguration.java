@@ -6,6 +6,8 @@ import io.guard.spring.autoconfigure.report.GuardPropertiesException;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.ratelimit.FailoverRateLimiter;
+import io.guard.ratelimit.lease.LeasingRateLimiter;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.local.LocalRateLimiter;
 import io.guard.time.CallbackTimer;
@@ -110,14 +112,23 @@ public class GuardRateLimiterBackendConfiguration {
         @Bean(destroyMethod = "close")
         @ConditionalOnMissingBean
         RateLimiter guardRateLimiter(ScriptConnection scripts, GuardProperties properties,
-                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp, CallbackTimer guardTimer) {
+                                     CircuitBreakerRegistry breakers, RedisWarmUp warmUp, CallbackTimer guardTimer,
+                                     GuardLeases leasing) {
             Clock clock = Clock.systemUTC();
             RateLimitProperties rateLimit = properties.getRateLimit();
             var redis = new RedisRateLimiter(scripts, clock, rateLimit.getKeyPrefix(), UUID.randomUUID().toString(),
                     RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
             warmUp.begin(redis); // while the application starts; waited for (within a bound) before it serves
-            return new FailoverRateLimiter(redis, new LocalRateLimiter(clock),
+            ConfiguredLeases leases = ConfiguredLeases.of(properties);
+            // Below the failover, so that taking a lease is a round trip it times and a lease in hand is not.
+            RateLimiter primary = redis;
+            if (leases != null) {
+                LeasingRateLimiter leased = new LeasingRateLimiter(redis, redis.leases(), leases, guardTimer);
+                leasing.use(leased, leases);
+                primary = leased;
+            }
+            return new FailoverRateLimiter(primary, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock,
                     guardTimer);
         }

@@ -46,7 +46,7 @@ public final class PropertyMistakes {
 
     /** What a single property is judged against: a valid limit in every other respect. */
     private static final LimitSettings ONE_PER_SECOND = new LimitSettings(1L, Duration.ofSeconds(1),
-            Algorithm.SLIDING_LOG, null, null, null, null, null, null, null, null, null, null);
+            Algorithm.SLIDING_LOG, null, null, null, null, null, null, null, null, null, null, null);
 
     private static final String BREAKERS = "guard.circuit-breaker.";
     private static final String LIMITS = "guard.rate-limit.";
@@ -117,6 +117,7 @@ public final class PropertyMistakes {
             String limiter = prefix.substring(prefix.lastIndexOf('.') + 1);
             try {
                 settings.orElse(ONE_PER_SECOND).toPolicy(limiter); // the one path settings take to a policy
+                settings.leaseSize();
             } catch (IllegalArgumentException e) {
                 found.add(new Mistake(prefix + "." + name, value,
                         e.getMessage().replace("rate limiter '" + limiter + "': ", "")));

@@ -51,7 +51,13 @@ final class ReactorGuards implements ReactiveGuards {
                     observed == null ? sink : observed.sink(sink)));
             return observed == null ? decision : decision
                     .doOnSuccess(ignored -> observed.end(null))
-                    .doOnError(error -> observed.end(Stages.unwrap(error)))
+                    .doOnError(error -> {
+                        Throwable failure = Stages.unwrap(error);
+                        if (failure instanceof RateLimitExceededException refusal && refused.fallsBack(refusal)) {
+                            observed.fallback();
+                        }
+                        observed.end(failure);
+                    })
                     .doOnCancel(observed::cancelled);
         }).onErrorMap(Stages::unwrap);
         // Only the permits' refusal goes to the fallback: an error of the method's own publisher stays its outcome.

@@ -71,7 +71,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
         return switch (guarded.returnKind()) {
             case SYNC -> {
                 DecisionObservation observed = observing == null ? null : observing.decision(guarded, null);
-                try {
+                try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
                     limiting.acquire(onThisThread.get(), observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
                     RefusedCall refused = new RefusedCall(guarded, target, args);
@@ -96,7 +96,7 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     end(observed, failure);
                     throw failure;
                 }
-                try {
+                try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
                     limiting.acquire(evaluated, observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
                     RefusedCall refused = new RefusedCall(guarded, target, args);

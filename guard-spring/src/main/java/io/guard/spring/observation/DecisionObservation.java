@@ -52,6 +52,14 @@ public final class DecisionObservation {
         };
     }
 
+    /**
+     * Makes this observation the current one while the decision is asked, so that what the backend's client observes
+     * (a traced Redis command) is its child; closed as soon as the decision has been handed to the backend.
+     */
+    public Observation.Scope openScope() {
+        return observation.openScope();
+    }
+
     /** The refusing limit's fallback method answers the call: said on the observation, which ends with the refusal. */
     public void fallback() {
         context.fallback();

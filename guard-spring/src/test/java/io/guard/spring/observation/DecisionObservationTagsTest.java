@@ -11,13 +11,13 @@ import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import reactor.core.publisher.Mono;
 
 import java.net.ConnectException;
@@ -41,19 +41,8 @@ class DecisionObservationTagsTest {
             .withUserConfiguration(Services.class);
 
     @Configuration(proxyBeanMethods = false)
+    @Import(RecordingHandler.Registered.class)
     static class Services {
-        @Bean
-        RecordingHandler recordingHandler() {
-            return new RecordingHandler();
-        }
-
-        @Bean
-        ObservationRegistry observationRegistry(RecordingHandler handler) {
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(handler);
-            return registry;
-        }
-
         @Bean
         Orders orders() {
             return new Orders();

@@ -42,8 +42,7 @@ class RedisCommandInsideDecisionIT {
     @Test
     void theScriptOfADecisionIsObservedInsideTheDecision(RedisEndpoint redis) {
         RecordingHandler recorded = new RecordingHandler();
-        ObservationRegistry observations = ObservationRegistry.create();
-        observations.observationConfig().observationHandler(recorded);
+        ObservationRegistry observations = RecordingHandler.registryReportingTo(recorded);
         ClientResources resources = ClientResources.builder()
                 .tracing(new MicrometerTracing(observations, "guard-test-redis")).build();
         try {

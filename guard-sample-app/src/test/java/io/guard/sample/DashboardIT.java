@@ -2,6 +2,7 @@ package io.guard.sample;
 
 import io.guard.breaker.CircuitBreakerRegistry;
 import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,11 @@ class DashboardIT {
         http = new Http(port);
         heal();
         browser = HeadlessBrowser.open(1440, 900);
+    }
+
+    @AfterAll
+    static void endJavaFx() {
+        HeadlessBrowser.shutDown();
     }
 
     @AfterEach

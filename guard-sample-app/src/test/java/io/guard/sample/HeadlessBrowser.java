@@ -7,6 +7,7 @@ import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
 import javafx.scene.web.WebView;
 import javafx.stage.Stage;
+import org.awaitility.Awaitility;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -132,6 +133,22 @@ final class HeadlessBrowser implements AutoCloseable {
             stage.close();
             return null;
         });
+    }
+
+    /**
+     * Ends JavaFX (its WebKit threads included) and waits for its thread to finish, before the JVM exits: a JVM that
+     * exits with WebKit still running can abort in native code after every test has passed, which fails the build.
+     */
+    static void shutDown() {
+        if (fxThreadAlive()) {
+            Platform.exit();
+            Awaitility.await().atMost(CALL).until(() -> !fxThreadAlive());
+        }
+    }
+
+    private static boolean fxThreadAlive() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.isAlive() && t.getName().equals("JavaFX Application Thread"));
     }
 
     /** A JavaScript string literal of {@code text}. */

@@ -44,8 +44,4 @@ public enum ReturnKind {
         }
         return SYNC;
     }
-
-    boolean reactive() {
-        return this == MONO || this == FLUX || this == FLOW;
-    }
 }

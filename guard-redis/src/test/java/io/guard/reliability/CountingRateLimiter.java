@@ -4,6 +4,8 @@ import io.guard.ratelimit.BackendOutcome;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiter;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -22,9 +24,12 @@ final class CountingRateLimiter implements RateLimiter {
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lastSuccessNanos = new AtomicLong();
     private final ConcurrentLinkedQueue<long[]> admissions = new ConcurrentLinkedQueue<>();
+    private final Clock timeline;
 
-    CountingRateLimiter(RateLimiter backend) {
+    /** @param timeline the backend's own clock, on which its admissions are stamped */
+    CountingRateLimiter(RateLimiter backend, Clock timeline) {
         this.backend = backend;
+        this.timeline = timeline;
     }
 
     long attempts() {
@@ -40,8 +45,9 @@ final class CountingRateLimiter implements RateLimiter {
     }
 
     /**
-     * Every permit the backend granted, as {@code [asked, answered]} in {@code System.nanoTime()}: the decision was
-     * taken somewhere in between.
+     * Every permit the backend granted, as {@code [asked, answered]} in nanoseconds on the backend's own clock: the
+     * decision was taken somewhere in between, on the timeline the backend decides by (the JVM's monotonic clock and
+     * the wall clock drift apart by enough to put a sixth admission inside a one-second window of the other).
      */
     List<long[]> admissions() {
         return new ArrayList<>(admissions);
@@ -55,11 +61,11 @@ final class CountingRateLimiter implements RateLimiter {
     @Override
     public CompletionStage<BackendOutcome> decide(RateLimitPolicy policy, String key, long permits) {
         attempts.incrementAndGet();
-        long asked = System.nanoTime();
+        long asked = now();
         return backend.decide(policy, key, permits).whenComplete((outcome, error) -> {
             if (error == null) {
                 if (outcome.decision().allowed()) {
-                    admissions.add(new long[] {asked, System.nanoTime()});
+                    admissions.add(new long[] {asked, now()});
                 }
                 successes.incrementAndGet();
                 lastSuccessNanos.set(System.nanoTime());
@@ -67,6 +73,11 @@ final class CountingRateLimiter implements RateLimiter {
                 failures.incrementAndGet();
             }
         });
+    }
+
+    private long now() {
+        Instant instant = timeline.instant();
+        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
     }
 
     @Override

@@ -65,8 +65,9 @@ class RedisOutageUnderLoadIT {
     /** Redis behind the failover decorator, with a client that gives up after {@code timeoutMillis}. */
     private void connect(int timeoutMillis) {
         client = RedissonClients.create(server.url(), timeoutMillis);
-        redis = new CountingRateLimiter(new RedisRateLimiter(client, Clock.systemUTC(), "guard:", "outage"));
-        local = new CountingRateLimiter(new LocalRateLimiter(Clock.systemUTC()));
+        redis = new CountingRateLimiter(new RedisRateLimiter(client, Clock.systemUTC(), "guard:", "outage"),
+                Clock.systemUTC());
+        local = new CountingRateLimiter(new LocalRateLimiter(Clock.systemUTC()), Clock.systemUTC());
         failover = new FailoverRateLimiter(redis, local, breaker, Clock.systemUTC());
         registry = new RateLimiterRegistry(failover, Clock.systemUTC(), 50);
         registry.register(new RateLimitPolicy("open", Algorithm.SLIDING_LOG, 1_000_000, Duration.ofSeconds(1), 0,

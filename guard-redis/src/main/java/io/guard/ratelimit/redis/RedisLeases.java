@@ -44,6 +44,11 @@ final class RedisLeases implements LeaseSource {
         this.clock = clock;
     }
 
+    /** The lease script, for loading it into Redis ahead of use. */
+    LuaScript script() {
+        return script;
+    }
+
     @Override
     public CompletionStage<LeaseGrant> take(RateLimitPolicy policy, String key, long want, long need,
                                             Unused previous) {

@@ -1,5 +1,6 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.LimitOverrideStore;
 
 import java.util.LinkedHashMap;
@@ -25,6 +26,7 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
     private final String channel;
     private final LuaScript script = LuaScript.fromResource("overrides");
     private final AtomicReference<Subscription> subscription = new AtomicReference<>();
+    private final AtomicReference<CompletableFuture<Void>> loaded = new AtomicReference<>();
 
     /**
      * @param connection runs the script and the subscription; not closed by {@link #close()}
@@ -88,7 +90,31 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
         }
     }
 
+    /**
+     * Loads the script once before its first run, so that the reads at start-up (several at once: the first read and
+     * the one after subscribing) go by digest instead of each paying a {@code NOSCRIPT} and an {@code EVAL}. A failed
+     * load is tried again by the next run; a script Redis forgot later is run by source by the runner.
+     */
     private CompletionStage<List<Object>> run(List<String> args) {
-        return runner.run(script, List.of(hash), args);
+        return loaded().thenCompose(ready -> runner.run(script, List.of(hash), args));
+    }
+
+    private CompletionStage<Void> loaded() {
+        CompletableFuture<Void> current = loaded.get();
+        if (current != null && !current.isCompletedExceptionally()) {
+            return current;
+        }
+        CompletableFuture<Void> attempt = new CompletableFuture<>();
+        if (!loaded.compareAndSet(current, attempt)) {
+            return loaded();
+        }
+        connection.load(List.of(script)).whenComplete((done, error) -> {
+            if (error == null) {
+                attempt.complete(null);
+            } else {
+                attempt.completeExceptionally(Failures.unwrap(error));
+            }
+        });
+        return attempt;
     }
 }

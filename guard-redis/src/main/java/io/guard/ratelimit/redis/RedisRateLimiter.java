@@ -16,6 +16,7 @@ import org.redisson.api.RedissonClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -199,7 +200,9 @@ public final class RedisRateLimiter implements RateLimiter {
      * script load and may run into the decision timeout.
      */
     public CompletionStage<Void> warmUp() {
-        return WarmUp.run(connection, scripts, resets, policy -> inspect(policy, WARM_UP));
+        List<LuaScript> all = new ArrayList<>(scripts.all());
+        all.add(leases.script());
+        return WarmUp.run(connection, all, resets, policy -> inspect(policy, WARM_UP));
     }
 
     /** Completes once this limiter hears resets from other instances. */

@@ -8,6 +8,7 @@ import io.guard.ratelimit.RateLimiterBackendException;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -21,13 +22,13 @@ final class WarmUp {
     }
 
     /**
-     * Connects, loads {@code scripts}' scripts, subscribes to resets, then runs {@code inspect} on a throwaway limit
+     * Connects, loads {@code scripts}, subscribes to resets, then runs {@code inspect} on a throwaway limit
      * named {@value RedisRateLimiter#WARM_UP} for every algorithm at once.
      */
-    static CompletionStage<Void> run(ScriptConnection connection, LimitScripts scripts, ResetListener resets,
+    static CompletionStage<Void> run(ScriptConnection connection, List<LuaScript> scripts, ResetListener resets,
                                      Function<RateLimitPolicy, CompletionStage<Quota>> inspect) {
         return step("connect", connection.connect())
-                .thenCompose(connected -> step("load the scripts", connection.load(scripts.all())))
+                .thenCompose(connected -> step("load the scripts", connection.load(scripts)))
                 .thenCompose(loaded -> step("subscribe to resets", resets.subscription().subscribed()))
                 .thenCompose(subscribed -> step("run the decision script", CompletableFuture.allOf(
                         Arrays.stream(Algorithm.values())

@@ -39,8 +39,11 @@ class ActuatorIT {
         assertThat(submit.get("policy").get("rate").asLong()).isEqualTo(5);
         assertThat(submit.get("policy").get("intervalMs").asLong()).isEqualTo(60_000);
         assertThat(submit.get("backend").get("name").asText()).isEqualTo("redis");
-        assertThat(guard.body().get("rateLimiters").get("order-detail").get("policy").get("rate").asLong())
-                .isEqualTo(100);
+        JsonNode detail = guard.body().get("rateLimiters").get("order-detail");
+        assertThat(detail.get("policy").get("rate").asLong()).isEqualTo(100);
+        assertThat(detail.get("lease").asText()).as("@RateLimit(lease = \"auto\")").isEqualTo("auto");
+        assertThat(submit.hasNonNull("lease")).as("an exact limit shows no lease").isFalse();
+        assertThat(guard.body().get("leases").get("leasesTaken").asLong()).isNotNegative();
 
         Http.Answer one = http.get("/actuator/guard/inventory");
         assertThat(one.status()).isEqualTo(200);

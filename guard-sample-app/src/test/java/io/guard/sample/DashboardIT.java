@@ -79,6 +79,10 @@ class DashboardIT {
         }
         step("order-submit's refusals per second on the page").until(
                 () -> browser.count("#limiters tr[data-name='order-submit'] .over") > 0);
+        // order-detail leases (@RateLimit(lease = "auto")), order-submit decides every call in Redis.
+        awaitText("#limiters tr[data-name='order-detail'] .decides", "leased: auto-sized per lease");
+        awaitText("#limiters tr[data-name='order-submit'] .decides", "exact: every decision in the backend");
+        awaitText("#leases", "Leases of this instance:");
 
         // Every call fails: 5 calls (minimum-number-of-calls) at 100% failures open the breaker.
         assertThat(http.put("/chaos/inventory", "{\"failureRate\": 1.0, \"latencyMs\": 0}").status()).isEqualTo(200);

@@ -1,7 +1,9 @@
 package io.guard.benchmarks.http;
 
+import io.github.bucket4j.Bucket;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 import io.guard.spring.annotation.CircuitBreaker;
 import io.guard.spring.annotation.RateLimit;
@@ -124,10 +126,14 @@ public class ItemsApp {
         private final ProxyManager<byte[]> buckets;
         private final BucketConfiguration configuration;
         private final BucketConfiguration check;
+        private final boolean batching;
+        private final Map<String, Bucket> batched = new ConcurrentHashMap<>();
 
         Bucket4jItems(ProxyManager<byte[]> buckets, @Value("${bench.rate}") long rate,
-                      @Value("${bench.interval}") Duration interval) {
+                      @Value("${bench.interval}") Duration interval,
+                      @Value("${bench.bucket4j.batching:false}") boolean batching) {
             this.buckets = buckets;
+            this.batching = batching;
             this.configuration = configuration(rate, interval);
             this.check = configuration(5, Duration.ofSeconds(60));
         }
@@ -150,11 +156,23 @@ public class ItemsApp {
         }
 
         private ResponseEntity<String> take(String name, BucketConfiguration limit, long id) {
-            byte[] key = name.getBytes(StandardCharsets.UTF_8);
-            if (!buckets.builder().build(key, () -> limit).tryConsume(1)) {
+            if (!bucket(name, limit).tryConsume(1)) {
                 return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS).build();
             }
             return ResponseEntity.ok(ItemsApp.item(id));
+        }
+
+        /**
+         * Without batching a proxy per call, as Bucket4j's examples write it; with Bucket4j's batching optimization
+         * the proxy is kept per key, since the optimization merges the requests that meet on one proxy object.
+         */
+        private Bucket bucket(String name, BucketConfiguration limit) {
+            byte[] key = name.getBytes(StandardCharsets.UTF_8);
+            if (!batching) {
+                return buckets.builder().build(key, () -> limit);
+            }
+            return batched.computeIfAbsent(name, each -> buckets.builder()
+                    .withOptimization(Optimizations.batching()).build(key, () -> limit));
         }
     }
 

@@ -22,6 +22,8 @@ record Variant(String name, List<String> properties, String classPath) {
         all.add(leased("50"));
         all.add(new Variant("r4j+bucket4j-lettuce", List.of("bench.variant=r4j-bucket4j", "guard.enabled=false"),
                 null));
+        all.add(new Variant("r4j+bucket4j-lettuce-batching", List.of("bench.variant=r4j-bucket4j",
+                "bench.bucket4j.batching=true", "guard.enabled=false"), null));
         all.add(new Variant("r4j+redisson-RRateLimiter", List.of("bench.variant=r4j-redisson", "bench.redisson=true",
                 "guard.enabled=false"), null));
         return all;

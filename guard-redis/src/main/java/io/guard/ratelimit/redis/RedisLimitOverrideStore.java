@@ -1,6 +1,5 @@
 package io.guard.ratelimit.redis;
 
-import io.guard.ratelimit.Failures;
 import io.guard.ratelimit.LimitOverrideStore;
 
 import java.util.LinkedHashMap;
@@ -24,9 +23,9 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
     private final ScriptRunner runner;
     private final String hash;
     private final String channel;
-    private final LuaScript script = LuaScript.fromResource("overrides");
+    /** Changes or reads the overrides hash, and publishes a change. */
+    static final LuaScript SCRIPT = LuaScript.fromResource("overrides");
     private final AtomicReference<Subscription> subscription = new AtomicReference<>();
-    private final AtomicReference<CompletableFuture<Void>> loaded = new AtomicReference<>();
 
     /**
      * @param connection runs the script and the subscription; not closed by {@link #close()}
@@ -91,30 +90,11 @@ public final class RedisLimitOverrideStore implements LimitOverrideStore {
     }
 
     /**
-     * Loads the script once before its first run, so that the reads at start-up (several at once: the first read and
-     * the one after subscribing) go by digest instead of each paying a {@code NOSCRIPT} and an {@code EVAL}. A failed
-     * load is tried again by the next run; a script Redis forgot later is run by source by the runner.
+     * Runs the script by digest once it is loaded: the warm-up loads it (see {@link RedisRateLimiter#warmUp()}), and
+     * the reads at start-up (the first one and the one after subscribing, at once) wait for that load instead of each
+     * paying a {@code NOSCRIPT} and an {@code EVAL}.
      */
     private CompletionStage<List<Object>> run(List<String> args) {
-        return loaded().thenCompose(ready -> runner.run(script, List.of(hash), args));
-    }
-
-    private CompletionStage<Void> loaded() {
-        CompletableFuture<Void> current = loaded.get();
-        if (current != null && !current.isCompletedExceptionally()) {
-            return current;
-        }
-        CompletableFuture<Void> attempt = new CompletableFuture<>();
-        if (!loaded.compareAndSet(current, attempt)) {
-            return loaded();
-        }
-        connection.load(List.of(script)).whenComplete((done, error) -> {
-            if (error == null) {
-                attempt.complete(null);
-            } else {
-                attempt.completeExceptionally(Failures.unwrap(error));
-            }
-        });
-        return attempt;
+        return connection.loadOnce(List.of(SCRIPT)).thenCompose(ready -> runner.run(SCRIPT, List.of(hash), args));
     }
 }

@@ -1,8 +1,10 @@
 package io.guard.ratelimit.redis;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -47,6 +49,8 @@ public abstract class ScriptConnection implements AutoCloseable {
      * Which calls may run together in one script: every call on a single server; on a cluster only calls whose keys
      * share one hash tag (so one slot), since a script may touch the keys of one slot only.
      */
+    private final Map<String, CompletableFuture<Void>> loads = new ConcurrentHashMap<>();
+
     final Object scriptGroup(String routingKey) {
         if (!clustered()) {
             return this;
@@ -82,6 +86,31 @@ public abstract class ScriptConnection implements AutoCloseable {
      * {@code NOSCRIPT} and a second round trip; completes once every master has them. Connects first if need be.
      */
     abstract CompletionStage<Void> load(List<LuaScript> scripts);
+
+    /**
+     * Loads each of {@code scripts} once for everything that runs on this connection: the warm-up and the first use
+     * of a script share one {@code SCRIPT LOAD}; a failed load is tried again by the next call. A script Redis forgets
+     * later (a restart, a fail-over) is run by source by {@link ScriptRunner}, which caches it again.
+     */
+    final CompletionStage<Void> loadOnce(List<LuaScript> scripts) {
+        return CompletableFuture.allOf(scripts.stream().map(this::loadOnce).toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<Void> loadOnce(LuaScript script) {
+        CompletableFuture<Void> attempt = new CompletableFuture<>();
+        CompletableFuture<Void> current = loads.compute(script.sha(), (sha, previous) ->
+                previous != null && !previous.isCompletedExceptionally() ? previous : attempt);
+        if (current == attempt) {
+            load(List.of(script)).whenComplete((done, error) -> {
+                if (error == null) {
+                    attempt.complete(null);
+                } else {
+                    attempt.completeExceptionally(error);
+                }
+            });
+        }
+        return current;
+    }
 
     /** Fails unless Redis answered {@code script}'s load with the digest Guard computed for it. */
     static Void checkDigest(LuaScript script, String sha) {

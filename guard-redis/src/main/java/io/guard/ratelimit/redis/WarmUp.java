@@ -28,7 +28,7 @@ final class WarmUp {
     static CompletionStage<Void> run(ScriptConnection connection, List<LuaScript> scripts, ResetListener resets,
                                      Function<RateLimitPolicy, CompletionStage<Quota>> inspect) {
         return step("connect", connection.connect())
-                .thenCompose(connected -> step("load the scripts", connection.load(scripts)))
+                .thenCompose(connected -> step("load the scripts", connection.loadOnce(scripts)))
                 .thenCompose(loaded -> step("subscribe to resets", resets.subscription().subscribed()))
                 .thenCompose(subscribed -> step("run the decision script", CompletableFuture.allOf(
                         Arrays.stream(Algorithm.values())

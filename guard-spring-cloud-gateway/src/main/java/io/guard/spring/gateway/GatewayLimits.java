@@ -102,7 +102,8 @@ public final class GatewayLimits implements ConfiguredLimits {
         List<GuardedMethods.ResolvedLimit> resolved = new ArrayList<>();
         specs.forEach((use, old) -> {
             LimitSpec spec = fresh.forConfiguration(use.limit(), key, use.permits(), old.site());
-            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe()));
+            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe(),
+                    spec.lease()));
         });
         return resolved;
     }

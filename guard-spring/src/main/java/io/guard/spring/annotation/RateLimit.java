@@ -78,6 +78,14 @@ public @interface RateLimit {
     /** How long a call may wait for a permit ({@code "200ms"}); empty or zero = refuse at once. */
     String timeout() default "";
 
+    /**
+     * Leased decisions (TOKEN_BUCKET and FIXED_WINDOW on Redis): {@code "off"} (every decision asks Redis), a number
+     * of permits each instance takes from the shared quota in one script and then spends locally, or {@code "auto"}
+     * (sized from this instance's recent rate for the key and the quota left). What that changes, exactly, is in
+     * docs/algorithms.md#leased-decisions. Empty = from configuration ({@code off} when nothing says).
+     */
+    String lease() default "";
+
     /** The {@code detail} of the 429 answer; empty = from configuration or a default naming the limit. */
     String message() default "";
 

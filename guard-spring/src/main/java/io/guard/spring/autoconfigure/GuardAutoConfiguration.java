@@ -105,14 +105,14 @@ public class GuardAutoConfiguration {
                 guardTimer);
     }
 
-    /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
-    /** What this instance leases; filled by the Redis backend's configuration when some limit leases. */
+    /** What this instance leases: each limit's lease size, and the leasing limiter on the Redis backend. */
     @Bean
     @ConditionalOnMissingBean
     public GuardLeases guardLeases() {
         return new GuardLeases();
     }
 
+    /** One key's quota by limit name, read or reset: for applications' support tools and the actuator. */
     @Bean
     @ConditionalOnMissingBean
     public RateLimitQuotas guardRateLimitQuotas(RateLimiterRegistry limiters) {
@@ -123,7 +123,7 @@ public class GuardAutoConfiguration {
     @ConditionalOnMissingBean
     public GuardedMethods guardedMethods(ConfigurableListableBeanFactory beanFactory, GuardProperties properties,
                                          CircuitBreakerRegistry breakers, LiveLimits limiters,
-                                         BulkheadRegistry bulkheads) {
+                                         BulkheadRegistry bulkheads, GuardLeases leases) {
         RateLimitProperties limits = properties.getRateLimit();
         CircuitBreakerProperties breakerProperties = properties.getCircuitBreaker();
         return new GuardedMethods(beanFactory, limits::instanceSettings, limits::instanceTiers,
@@ -131,7 +131,7 @@ public class GuardAutoConfiguration {
                 breakers::circuitBreaker, (name, annotated) -> {
                     int max = CircuitBreakerConfigs.maxConcurrentCalls(breakerProperties, name, annotated);
                     return max > 0 ? bulkheads.bulkhead(name, max) : null;
-                }, limiters::configure);
+                }, limiters::configure, leases::resolved);
     }
 
     /** Run-time overrides kept in process, when the backend keeps none of its own (Redis does). */

@@ -3,10 +3,12 @@ package io.guard.spring.autoconfigure;
 import io.guard.spring.autoconfigure.report.GuardPropertiesCheck;
 import io.guard.spring.autoconfigure.report.PropertyMistakes;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.spring.method.ConfiguredLimits;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardedMethods.ResolvedLimit;
 import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LimitSettings;
 import io.guard.spring.ratelimit.LiveLimits;
 import org.slf4j.Logger;
@@ -37,7 +39,8 @@ import java.util.regex.Pattern;
  * whole {@code guard.rate-limit} tree is bound again from the environment, checked as at start-up and every limit is
  * resolved again with the start-up layering (instance over annotation over defaults); the limits whose rate,
  * interval, algorithm, burst or shadow mode changed get their new configuration through {@link LiveLimits}, where
- * an operator's override stays on top. All or nothing: one bad value and the configuration in force stays, with a
+ * an operator's override stays on top, and those whose lease size changed lease so from their next lease on
+ * ({@link GuardLeases}; a lease in hand is spent or expires within its lifetime). All or nothing: one bad value and the configuration in force stays, with a
  * warning naming the property and the value.
  *
  * <p>Other {@code guard.rate-limit} keys (scope, keys, routes, tiers added or removed, ...) are read once at
@@ -49,22 +52,26 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
 
     static final String SOURCE = "refresh";
     private static final String PREFIX = "guard.rate-limit.";
-    /** What a refresh may change, as for an override: rate, interval, algorithm, burst and shadow. */
+    /** What a refresh may change: as for an override, rate, interval, algorithm, burst and shadow; and the lease. */
     private static final Pattern REFRESHABLE = Pattern.compile(
-            "guard\\.rate-limit\\.(defaults|instances\\.[^.]+(\\.tiers\\.[^.]+)?)\\.(rate|interval|algorithm|burst|shadow)");
+            "guard\\.rate-limit\\.(defaults|instances\\.[^.]+(\\.tiers\\.[^.]+)?)\\.(rate|interval|algorithm|burst|shadow)"
+                    + "|guard\\.rate-limit\\.(defaults|instances\\.[^.]+)\\.lease");
 
     private final ConfigurableEnvironment environment;
     private final ObjectProvider<LiveLimits> live;
     private final ObjectProvider<GuardedMethods> methods;
     private final ObjectProvider<ConfiguredLimits> configured;
+    private final ObjectProvider<GuardLeases> leases;
 
     /** @param configured the limits declared in configuration: URL-pattern routes, gateway routes */
     GuardConfigurationRefresh(ConfigurableEnvironment environment, ObjectProvider<LiveLimits> live,
-                              ObjectProvider<GuardedMethods> methods, ObjectProvider<ConfiguredLimits> configured) {
+                              ObjectProvider<GuardedMethods> methods, ObjectProvider<ConfiguredLimits> configured,
+                              ObjectProvider<GuardLeases> leases) {
         this.environment = environment;
         this.live = live;
         this.methods = methods;
         this.configured = configured;
+        this.leases = leases;
     }
 
     /**
@@ -122,6 +129,8 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
             return;
         }
         Map<String, ResolvedLimit> changes = new LinkedHashMap<>();
+        Map<String, LeaseSize> leaseChanges = new LinkedHashMap<>();
+        GuardLeases leasing = leases.getIfAvailable();
         Set<String> known = limits.configuredNames();
         for (ResolvedLimit limit : resolved) {
             String name = limit.policy().name();
@@ -145,7 +154,10 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
             boolean shadowBefore = limits.reconfiguredOf(name).map(LiveLimits.Reconfigured::shadow)
                     .orElse(startupShadows.getOrDefault(name, false));
             if (!policy.equals(old) || limit.shadow() != shadowBefore) {
-                changes.put(name, new ResolvedLimit(policy, limit.shadow(), limit.site()));
+                changes.put(name, new ResolvedLimit(policy, limit.shadow(), limit.site(), limit.lease()));
+            }
+            if (leasing != null && !leasing.sizeOf(name).equals(limit.lease())) {
+                leaseChanges.put(name, limit.lease());
             }
         }
         Set<String> seen = new TreeSet<>();
@@ -153,6 +165,14 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
         known.stream().filter(name -> !seen.contains(name)).sorted().forEach(name -> log.warn(
                 "Rate limit '{}' is no longer in the refreshed configuration; removing it needs a restart", name));
         changes.values().forEach(limit -> limits.reconfigure(limit.policy(), limit.shadow(), SOURCE));
+        leaseChanges.forEach((name, size) -> {
+            if (leasing.resize(name, size)) {
+                log.info("Rate limit '{}' leases {} after a configuration refresh", name, size);
+            } else {
+                log.warn("Rate limit '{}' stays exact: lease {} set by a configuration refresh needs the Redis "
+                        + "backend", name, size);
+            }
+        });
     }
 
     /** {@code guard.rate-limit} as the environment has it now, or null (logged) when it does not bind. */

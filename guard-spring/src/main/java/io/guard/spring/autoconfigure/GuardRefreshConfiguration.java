@@ -1,6 +1,7 @@
 package io.guard.spring.autoconfigure;
 
 import io.guard.spring.method.GuardedMethods;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.method.ConfiguredLimits;
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,7 +23,8 @@ class GuardRefreshConfiguration {
     GuardConfigurationRefresh guardConfigurationRefresh(ConfigurableEnvironment environment,
                                                         ObjectProvider<LiveLimits> live,
                                                         ObjectProvider<GuardedMethods> methods,
-                                                        ObjectProvider<ConfiguredLimits> configured) {
-        return new GuardConfigurationRefresh(environment, live, methods, configured);
+                                                        ObjectProvider<ConfiguredLimits> configured,
+                                                        ObjectProvider<GuardLeases> leases) {
+        return new GuardConfigurationRefresh(environment, live, methods, configured, leases);
     }
 }

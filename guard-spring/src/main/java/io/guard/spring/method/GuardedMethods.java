@@ -3,6 +3,7 @@ package io.guard.spring.method;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.spring.ratelimit.LimitSettings;
 import io.guard.spring.ratelimit.LimitTiers;
 import org.springframework.aop.support.AopUtils;
@@ -16,8 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -32,6 +34,7 @@ public final class GuardedMethods {
     private final GuardedMethodFactory factory;
     private final GuardEvaluationContexts contexts;
     private final Consumer<RateLimitPolicy> policyListener;
+    private final BiConsumer<String, LeaseSize> leaseListener;
     private final Map<MethodClassKey, GuardedMethod> cache = new ConcurrentHashMap<>();
     private final Map<String, RegisteredPolicy> policiesByName = new ConcurrentHashMap<>();
     /** The methods with limits, as {@link #get} resolved them: resolved again on a configuration refresh. */
@@ -44,8 +47,8 @@ public final class GuardedMethods {
     private record LimitedMethod(Method method, Method specific, Class<?> userClass) {
     }
 
-    /** A policy and the first annotation that resolved it. */
-    private record RegisteredPolicy(RateLimitPolicy policy, AnnotationSite site) {
+    /** A policy, its lease size and the first annotation that resolved it. */
+    private record RegisteredPolicy(RateLimitPolicy policy, LeaseSize lease, AnnotationSite site) {
     }
 
     /**
@@ -59,11 +62,12 @@ public final class GuardedMethods {
      * @param bulkheads      the bulkhead of a breaker name given the bound its annotation asks for (0 = none
      *                       asked), or null when that name has none
      * @param policyListener told of each distinct policy once, when first seen
+     * @param leaseListener  told of each distinct policy's lease size once, when first seen (by policy name)
      */
     public GuardedMethods(BeanFactory beanFactory, Function<String, LimitSettings> instances,
                           Function<String, LimitTiers> tiers, LimitSettings defaults,
                           Function<String, CircuitBreaker> breakers, BiFunction<String, Integer, Bulkhead> bulkheads,
-                          Consumer<RateLimitPolicy> policyListener) {
+                          Consumer<RateLimitPolicy> policyListener, BiConsumer<String, LeaseSize> leaseListener) {
         this.parser = new GuardExpressionParser(beanFactory == null ? null : beanFactory::containsBean);
         this.keyResolvers = new KeyResolverBeans(beanFactory);
         this.breakers = breakers;
@@ -73,6 +77,7 @@ public final class GuardedMethods {
         this.contexts = new GuardEvaluationContexts(parser.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
         this.policyListener = policyListener;
+        this.leaseListener = leaseListener;
     }
 
     /** Whether the class carries any Guard annotation at all: a first filter, answered once per class. */
@@ -146,10 +151,11 @@ public final class GuardedMethods {
             for (LimitSpec spec : again.create(seen.method(), seen.specific(), seen.userClass()).limits()) {
                 for (RateLimitPolicy policy : spec.policies()) {
                     ResolvedLimit first = byName.putIfAbsent(policy.name(),
-                            new ResolvedLimit(policy, spec.shadow(), spec.site().describe()));
-                    if (first != null && !first.policy().equals(policy)) {
-                        throw spec.site().error("name", spec.name(), "resolves to " + describe(policy) + " but "
-                                        + first.site() + " resolves the same name to " + describe(first.policy()),
+                            new ResolvedLimit(policy, spec.shadow(), spec.site().describe(), spec.lease()));
+                    if (first != null && (!first.policy().equals(policy) || !first.lease().equals(spec.lease()))) {
+                        throw spec.site().error("name", spec.name(), "resolves to " + describe(policy, spec.lease())
+                                        + " but " + first.site() + " resolves the same name to "
+                                        + describe(first.policy(), first.lease()),
                                 "Give both the same settings (guard.rate-limit.instances." + spec.name() + ".*).");
                     }
                 }
@@ -170,36 +176,41 @@ public final class GuardedMethods {
     }
 
     /**
-     * One limit's policy and shadow mode under some configuration.
+     * One limit's policy, shadow mode and lease size under some configuration.
      *
-     * @param site where it is declared, for messages
+     * @param site  where it is declared, for messages
+     * @param lease how its decisions lease ({@link LeaseSize#OFF}: exact)
      */
-    public record ResolvedLimit(RateLimitPolicy policy, boolean shadow, String site) {
+    public record ResolvedLimit(RateLimitPolicy policy, boolean shadow, String site, LeaseSize lease) {
     }
 
     private void registerPolicies(LimitSpec spec) {
         for (RateLimitPolicy policy : spec.policies()) {
             RegisteredPolicy first = policiesByName.putIfAbsent(policy.name(), new RegisteredPolicy(policy,
-                    spec.site()));
+                    spec.lease(), spec.site()));
             if (first == null) {
+                leaseListener.accept(policy.name(), spec.lease());
                 policyListener.accept(policy);
-            } else if (!first.policy().equals(policy)) {
+            } else if (!first.policy().equals(policy) || !first.lease().equals(spec.lease())) {
                 throw spec.site().error("name", spec.name(), "resolves "
                                 + (policy.name().equals(spec.name()) ? "" : "tier " + policy.name() + " ") + "to "
-                                + describe(policy)
+                                + describe(policy, spec.lease())
                                 + " but " + first.site().describe() + " resolves the same name to "
-                                + describe(first.policy()),
+                                + describe(first.policy(), first.lease()),
                         "Give the two limits different names, or the same settings (guard.rate-limit.instances."
                                 + spec.name() + ".* sets them for both).");
             }
         }
     }
 
-    /** {@code rate 5 per 60s, SLIDING_LOG, GLOBAL, SERVER time, FAIL_OPEN}: what two limits may disagree on. */
-    private static String describe(RateLimitPolicy policy) {
+    /**
+     * {@code rate 5 per 60s, SLIDING_LOG, GLOBAL, SERVER time, FAIL_OPEN} (and {@code , lease auto} when it leases):
+     * what two limits may disagree on.
+     */
+    private static String describe(RateLimitPolicy policy, LeaseSize lease) {
         String burst = policy.burst() == policy.rate() ? "" : " (burst " + policy.burst() + ")";
         return "rate " + policy.rate() + " per " + DurationFormat.compact(policy.interval()) + burst + ", "
                 + policy.algorithm() + ", " + policy.scope() + ", " + policy.timeSource() + " time, "
-                + policy.onBackendFailure();
+                + policy.onBackendFailure() + (lease.off() ? "" : ", lease " + lease);
     }
 }

@@ -1,6 +1,7 @@
 package io.guard.spring.method;
 
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.lease.LeaseSize;
 import org.springframework.expression.Expression;
 
 import java.time.Duration;
@@ -29,13 +30,16 @@ import java.util.List;
  * @param site              where the annotation sits, for run-time messages
  * @param keyResolver       the bean that computes the key instead of {@code key}; null when there is none
  * @param readsPrincipal    whether the key, condition, tier, permits or resolver may read the request's principal,
- *                          which WebFlux only offers asynchronously, so it is resolved before the expressions run * @param keyParameter      the index of the parameter that {@code key} is when it is nothing else ({@code #userId}),
+ *                          which WebFlux only offers asynchronously, so it is resolved before the expressions run
+ * @param keyParameter      the index of the parameter that {@code key} is when it is nothing else ({@code #userId}),
  *                          read from the call's arguments without SpEL; -1 when {@code key} is evaluated
+ * @param lease             how its decisions lease (its tiers' too): {@link LeaseSize#OFF} for exact
  */
 public record LimitSpec(String name, RateLimitPolicy policy, TierSpec tiers, Expression condition, Expression key,
                         long permits, Expression permitsExpression, Duration timeout, String message,
                         boolean httpHeaders, boolean shadow, FallbackMethods fallback, AnnotationSite site,
-                        KeyResolverBean keyResolver, boolean readsPrincipal, int keyParameter) {
+                        KeyResolverBean keyResolver, boolean readsPrincipal, int keyParameter,
+                        LeaseSize lease) {
 
     /**
      * Whether deciding a call needs the call's evaluation context: some condition, key, permits, tier or resolver

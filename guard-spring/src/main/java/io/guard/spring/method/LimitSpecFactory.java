@@ -100,7 +100,7 @@ public final class LimitSpecFactory {
                 || GuardExpressionParser.references(permitsExpression, CurrentRequest.PRINCIPAL);
         return new LimitSpec(name, policy, tierSpec, condition, key, permits, permitsExpression, settings.timeout(),
                 message, httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal,
-                parser.parameterOnly(key, site.method()));
+                parser.parameterOnly(key, site.method()), settings.leaseSize());
     }
 
     private KeyResolverBean keyResolver(RateLimit annotation, AnnotationSite site) {
@@ -204,7 +204,7 @@ public final class LimitSpecFactory {
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
         // No default message fixed here: like an annotation's, it names the policy in force when a call is refused.
         return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), settings.message(),
-                httpHeaders, settings.shadow(), null, site, null, false, -1);
+                httpHeaders, settings.shadow(), null, site, null, false, -1, settings.leaseSize());
     }
 
     /**

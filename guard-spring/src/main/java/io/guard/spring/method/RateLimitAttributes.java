@@ -2,6 +2,7 @@ package io.guard.spring.method;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.ratelimit.LimitSettings;
 import org.springframework.boot.convert.DurationStyle;
@@ -35,7 +36,22 @@ final class RateLimitAttributes {
         }
         String message = annotation.message().isEmpty() ? null : annotation.message();
         return new LimitSettings(rate, interval, algorithm, null, scope, null, null, timeout, message, null,
-                null, null, null, null);
+                null, null, null, lease(annotation, site));
+    }
+
+    /** {@code off}, a number of permits or {@code auto}; empty = not set. */
+    private static String lease(RateLimit annotation, AnnotationSite site) {
+        String text = annotation.lease().trim();
+        if (text.isEmpty()) {
+            return null;
+        }
+        try {
+            LeaseSize.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw site.error("lease", annotation.lease(), "is not off, auto or a number of permits of at least 1",
+                    "Use lease = \"auto\" to size leases from the traffic, a number such as \"20\", or \"off\".");
+        }
+        return text;
     }
 
     /** Parses "60s", "500ms", "PT1M" or a plain number of milliseconds; empty means "not set". */

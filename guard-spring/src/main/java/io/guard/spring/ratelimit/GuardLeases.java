@@ -4,33 +4,83 @@ import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.ratelimit.lease.LeaseStats;
 import io.guard.ratelimit.lease.LeasingRateLimiter;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * What this instance leases (see docs/algorithms.md#leased-decisions): each limit's lease size and, when some limit
- * leases on Redis, the leases taken, given back and held; for the actuator and the meters. Empty (every limit
- * {@code off}) when no limit leases or the backend is in process.
+ * leases on Redis, the leases taken, given back and held; for the leasing limiter, the actuator and the meters.
+ *
+ * <p>A limit's size is known where its declaration is resolved: {@code @RateLimit(lease)} under
+ * {@code guard.rate-limit.instances.<name>.lease} over {@code defaults.lease}, told here as each limit is first
+ * resolved and again by a configuration refresh; limits no annotation declares (routes, gateway routes) take the
+ * configured size. Every limit is exact ({@link LeaseSize#OFF}) when the backend is in process.
  */
 public final class GuardLeases {
 
+    private final Map<String, LeaseSize> resolved = new ConcurrentHashMap<>();
     private volatile LeasingRateLimiter limiter;
-    private volatile Function<String, LeaseSize> sizes = name -> LeaseSize.OFF;
+    private volatile Function<String, LeaseSize> configured = name -> LeaseSize.OFF;
+    /** Whether some limit leases, or did since start-up: from then on its counts are shown. */
+    private volatile boolean leased;
 
-    /** Set once by the backend's configuration when some limit leases. */
-    public void use(LeasingRateLimiter limiter, Function<String, LeaseSize> sizes) {
+    /**
+     * Set once by the Redis backend's configuration.
+     *
+     * @param configured the size configuration gives a limit by name; {@code null} when no property leases
+     */
+    public void use(LeasingRateLimiter limiter, Function<String, LeaseSize> configured) {
         this.limiter = limiter;
-        this.sizes = sizes;
+        if (configured != null) {
+            this.leased = true;
+            this.configured = configured;
+        }
+    }
+
+    /** The size limit (or tier) {@code name} was resolved to at start-up; told once per limit by its declaration. */
+    public void resolved(String name, LeaseSize size) {
+        put(name, size);
+    }
+
+    /**
+     * Changes the size limit {@code name} leases with, from its next lease on (a configuration refresh); a lease in
+     * hand is spent or expires within its lifetime. False, and nothing changed, when nothing leases here (the
+     * in-process backend).
+     */
+    public boolean resize(String name, LeaseSize size) {
+        if (limiter == null) {
+            return false;
+        }
+        put(name, size);
+        return true;
+    }
+
+    private void put(String name, LeaseSize size) {
+        resolved.put(name, size);
+        if (!size.off()) {
+            leased = true;
+        }
     }
 
     /** The lease size limit {@code name} decides with: {@link LeaseSize#OFF} (exact) unless it leases. */
     public LeaseSize sizeOf(String name) {
-        return limiter == null ? LeaseSize.OFF : sizes.apply(name);
+        return limiter == null ? LeaseSize.OFF : leaseSize(name);
     }
 
-    /** The leasing limiter's counts, when some limit leases. */
+    /** For the leasing limiter: the size of limit {@code name}, resolved or configured. */
+    public LeaseSize leaseSize(String name) {
+        LeaseSize size = resolved.get(name);
+        return size != null ? size : configured.apply(name);
+    }
+
+    /** The leasing limiter's counts, when some limit leases (or did). */
     public Optional<LeaseStats> stats() {
         LeasingRateLimiter current = limiter;
-        return current == null ? Optional.empty() : Optional.of(current.stats());
+        if (current == null || !leased) {
+            return Optional.empty();
+        }
+        return Optional.of(current.stats());
     }
 }

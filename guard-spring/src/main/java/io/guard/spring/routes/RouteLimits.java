@@ -84,7 +84,8 @@ public final class RouteLimits implements ConfiguredLimits {
         for (Route route : routes) {
             LimitSpec old = route.spec();
             LimitSpec spec = factory.forConfiguration(old.name(), old.key(), old.permits(), old.site());
-            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe()));
+            resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe(),
+                    spec.lease()));
         }
         return resolved;
     }

@@ -2,9 +2,11 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.ratelimit.Scope;
+import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.spring.actuate.GuardEndpoint;
 import io.guard.spring.actuate.GuardEndpointAutoConfiguration;
 import io.guard.spring.annotation.RateLimit;
+import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.ImportAutoConfigs;
@@ -80,6 +82,11 @@ class ConfigurationRefreshIT {
 
         @RateLimit(name = "layered", key = "#user", rate = 5, interval = "1h")
         public String layered(String user) {
+            return "ok";
+        }
+
+        @RateLimit(name = "bulk", key = "#user", rate = 100, interval = "1h", algorithm = "TOKEN_BUCKET")
+        public String bulk(String user) {
             return "ok";
         }
     }
@@ -201,6 +208,37 @@ class ConfigurationRefreshIT {
             live.removeOverride("layered");
         }
         assertThat(registry.find("layered").orElseThrow().rate()).isEqualTo(8);
+    }
+
+    @Test
+    void aLeaseSetByARefreshLeasesFromTheNextCallAndOffMakesItExactAgain() {
+        Quotas quotas = context.getBean(Quotas.class);
+        GuardLeases leases = context.getBean(GuardLeases.class);
+        assertThat(leases.sizeOf("bulk")).isEqualTo(LeaseSize.OFF);
+
+        change("guard.rate-limit.instances.bulk.lease", "10");
+
+        assertThat(leases.sizeOf("bulk")).isEqualTo(new LeaseSize(false, 10));
+        long taken = leases.stats().orElseThrow().leasesTaken();
+        for (int i = 0; i < 10; i++) {
+            quotas.bulk("eve");
+        }
+        assertThat(leases.stats().orElseThrow().leasesTaken()).as("ten calls, one lease").isEqualTo(taken + 1);
+
+        change("guard.rate-limit.instances.bulk.lease", "off");
+
+        assertThat(leases.sizeOf("bulk")).isEqualTo(LeaseSize.OFF);
+        quotas.bulk("eve");
+        assertThat(leases.stats().orElseThrow().leasesTaken()).as("exact again").isEqualTo(taken + 1);
+    }
+
+    @Test
+    void aLeaseALimitCannotKeepChangesNothingAndIsLogged(CapturedOutput output) {
+        change("guard.rate-limit.instances.x.lease", "auto");
+
+        assertThat(context.getBean(GuardLeases.class).sizeOf("x")).isEqualTo(LeaseSize.OFF);
+        assertThat(output).contains("Ignoring the refreshed guard.rate-limit configuration")
+                .contains("needs algorithm TOKEN_BUCKET or FIXED_WINDOW, but limit 'x' uses SLIDING_LOG");
     }
 
     private static void change(String key, String value) {

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code guard.rate-limit.instances.<name>.lease} on two instances of an application (two contexts, each with its own
+ * {@code guard.rate-limit.instances.<name>.lease} and {@code @RateLimit(lease)} on two instances of an application (two contexts, each with its own
  * Redis client) sharing one Redis: decisions come from leases, the quota is never exceeded, refusals still say when
  * to retry, and a reset or a live override on one instance revokes the leases the other holds.
  */
@@ -51,11 +51,24 @@ class LeasedLimitsIT {
         public String exact(String user) {
             return "ok";
         }
+
+        @RateLimit(name = "annotated", key = "#user", rate = 100, interval = "60s", algorithm = "FIXED_WINDOW",
+                lease = "10")
+        public String annotated(String user) {
+            return "ok";
+        }
+
+        @RateLimit(name = "overruled", key = "#user", rate = 100, interval = "60s", algorithm = "FIXED_WINDOW",
+                lease = "10")
+        public String overruled(String user) {
+            return "ok";
+        }
     }
 
     @BeforeAll
     static void start(RedisEndpoint redis) {
         String[] properties = {"guard.rate-limit.instances.orders.lease=10",
+                "guard.rate-limit.instances.overruled.lease=off",
                 "guard.rate-limit.override-poll-interval=200ms"};
         a = RedisBacked.start(new AnnotationConfigApplicationContext(), redis, c -> c.register(App.class), properties);
         b = RedisBacked.start(new AnnotationConfigApplicationContext(), redis, c -> c.register(App.class), properties);
@@ -113,6 +126,22 @@ class LeasedLimitsIT {
         assertThat(stats(b).leasesTaken()).as("a new lease under the new limit").isEqualTo(taken + 1);
         await().atMost(Duration.ofSeconds(20)).until(() -> stats(b).permitsReturned() >= returned + 9);
         a.getBean(LiveLimits.class).removeOverride("orders");
+    }
+
+    @Test
+    void theAnnotationLeasesUnlessItsInstancePropertySaysOtherwise() {
+        GuardLeases leases = a.getBean(GuardLeases.class);
+        assertThat(leases.sizeOf("annotated")).isEqualTo(new LeaseSize(false, 10));
+        assertThat(leases.sizeOf("overruled")).isEqualTo(LeaseSize.OFF);
+        long taken = stats(a).leasesTaken();
+        for (int i = 0; i < 10; i++) {
+            a.getBean(Orders.class).annotated("user-5");
+        }
+        assertThat(stats(a).leasesTaken()).as("ten calls, one lease of 10").isEqualTo(taken + 1);
+        for (int i = 0; i < 3; i++) {
+            a.getBean(Orders.class).overruled("user-5");
+        }
+        assertThat(stats(a).leasesTaken()).as("lease=off over the annotation: exact").isEqualTo(taken + 1);
     }
 
     @Test

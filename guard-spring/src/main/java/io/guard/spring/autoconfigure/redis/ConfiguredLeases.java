@@ -11,8 +11,8 @@ import java.util.function.Function;
 /**
  * The lease size of each limit by name, from {@code guard.rate-limit.instances.<name>.lease} and
  * {@code guard.rate-limit.defaults.lease}, read once at start-up (the values were checked with every other property);
- * a tier ({@code <name>.<tier>}) leases as its limit does. Only built when some limit leases, so that exact limits keep
- * their path through the backend untouched.
+ * a tier ({@code <name>.<tier>}) leases as its limit does. What a limit no annotation declares leases with (routes,
+ * gateway routes); an annotated limit's size is resolved with its annotation ({@code GuardLeases}).
  */
 final class ConfiguredLeases implements Function<String, LeaseSize> {
 

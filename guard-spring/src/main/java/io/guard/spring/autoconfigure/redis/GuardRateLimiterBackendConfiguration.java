@@ -120,15 +120,12 @@ public class GuardRateLimiterBackendConfiguration {
                     RedisRateLimiter.DEFAULT_REFUSAL_CACHE_SIZE, rateLimit.getRedis().getMaxBatch());
             log.info("Guard counts rate limits in Redis through {}", scripts.clientName());
             warmUp.begin(redis); // while the application starts; waited for (within a bound) before it serves
-            ConfiguredLeases leases = ConfiguredLeases.of(properties);
-            // Below the failover, so that taking a lease is a round trip it times and a lease in hand is not.
-            RateLimiter primary = redis;
-            if (leases != null) {
-                LeasingRateLimiter leased = new LeasingRateLimiter(redis, redis.leases(), leases, guardTimer);
-                leasing.use(leased, leases);
-                primary = leased;
-            }
-            return new FailoverRateLimiter(primary, new LocalRateLimiter(clock),
+            // Below the failover, so that taking a lease is a round trip it times and a lease in hand is not. Always
+            // in place: an annotation may lease, known only once its method is resolved; an exact limit costs one
+            // map lookup here on its way to Redis.
+            LeasingRateLimiter leased = new LeasingRateLimiter(redis, redis.leases(), leasing::leaseSize, guardTimer);
+            leasing.use(leased, ConfiguredLeases.of(properties));
+            return new FailoverRateLimiter(leased, new LocalRateLimiter(clock),
                     breakers.circuitBreaker(BACKEND_BREAKER, backendBreakerConfig(properties, breakers)), clock,
                     guardTimer);
         }

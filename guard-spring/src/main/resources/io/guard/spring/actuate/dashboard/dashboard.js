@@ -15,6 +15,7 @@
   let stream = null;
   let everConnected = false;
   let dirty = true;
+  let leases = null;             // this instance's lease counts (/actuator/guard "leases"), null when nothing leases
 
   // ---- bounded histories -------------------------------------------------------------------------------------
   class Ring {
@@ -92,6 +93,7 @@
       const l = limiter(name);
       l.policy = d.policy || {};
       l.backend = d.backend || {};
+      l.lease = d.lease || null;
       const stats = d.stats || {};
       if (l.stats && at > l.statsAt) {
         const seconds = (at - l.statsAt) / 1000;
@@ -102,6 +104,7 @@
       l.statsAt = at;
     }
     for (const name of [...limiters.keys()]) if (!seenL.has(name)) limiters.delete(name);
+    leases = json.leases || null;
     dirty = true;
   }
 
@@ -415,7 +418,9 @@
         el('span', { class: refused > 0 ? 'value over' : 'value' }, `${fmtRate(refused)}/s`))),
       backend,
       el('td', {}, `${p.rate ?? '?'} per ${per}`, el('span', { class: 'sub' },
-        `${p.algorithm || ''}, ${(p.scope || '').toLowerCase()}, on backend failure ${p.onBackendFailure || '?'}`)));
+        `${p.algorithm || ''}, ${(p.scope || '').toLowerCase()}, on backend failure ${p.onBackendFailure || '?'}`),
+        el('span', { class: 'sub decides' }, l.lease ? `leased: ${l.lease === 'auto' ? 'auto-sized' : l.lease + ' permits'} per lease`
+          : 'exact: every decision in the backend')));
   }
 
   function render() {
@@ -432,6 +437,12 @@
     const down = [...limiters.values()].filter(l => l.backend.status && l.backend.status !== 'UP').length;
     document.getElementById('summary').textContent =
       `${open} of ${breakers.size} breakers open or half-open · ${down} of ${limiters.size} limit backends down`;
+    document.getElementById('leases').textContent = leases
+      ? `Leases of this instance: ${num(leases.permitsHeld, 0)} permits held for ${num(leases.keys, 0)} keys now; `
+        + `${num(leases.leasesTaken, 0)} leases taken, ${num(leases.permitsReturned, 0)} unused permits given back, `
+        + `${num(leases.permitsExpired, 0)} never given back, since start-up`
+      : '';
+    document.getElementById('leases').hidden = !leases;
     dirty = false;
   }
 

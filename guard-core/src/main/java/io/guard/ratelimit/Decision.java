@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param counted    whether a backend counted the request; false for the answer of a failure policy that counted
  *                   nothing ({@code FAIL_OPEN} while Redis cannot decide), whose {@code remaining}, {@code retryAfter}
  *                   and {@code resetAfter} are then 0: nobody knows what is left
+ * @param backendFailure why the backend could not decide when the policy's {@code on-backend-failure} answered instead
+ *                   ({@code FAIL_OPEN} or {@code LOCAL}); null when the backend decided. Observations and answers tell
+ *                   a limit that is not being enforced by its backend apart with it.
  */
 public record Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit,
-                       boolean counted) {
+                       boolean counted, BackendFailureReason backendFailure) {
 
     public Decision {
         Objects.requireNonNull(retryAfter, "retryAfter");
@@ -29,7 +32,18 @@ public record Decision(boolean allowed, long remaining, Duration retryAfter, Dur
 
     /** A decision a backend counted: what every backend answers. */
     public Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit) {
-        this(allowed, remaining, retryAfter, resetAfter, limit, true);
+        this(allowed, remaining, retryAfter, resetAfter, limit, true, null);
+    }
+
+    /** A decision the backend made ({@code counted}) or a failure policy's that counted nothing, before it is known why. */
+    public Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, long limit,
+                    boolean counted) {
+        this(allowed, remaining, retryAfter, resetAfter, limit, counted, null);
+    }
+
+    /** This decision as the answer of a failure policy, given because the backend could not decide for {@code why}. */
+    public Decision failedOver(BackendFailureReason why) {
+        return new Decision(allowed, remaining, retryAfter, resetAfter, limit, counted, Objects.requireNonNull(why));
     }
 
     /**

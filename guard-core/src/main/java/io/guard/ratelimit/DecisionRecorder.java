@@ -52,7 +52,8 @@ final class DecisionRecorder {
     /**
      * Records the final answer to one request: {@code outcome} if the backend answered, else {@code error}; a
      * failure policy's answer ({@link BackendOutcome#backendError()}) counts as an error. Returns the outcome's
-     * decision, or {@code null} when there is none ({@code error}).
+     * decision, marked {@link Decision#failedOver failed over} when a failure policy gave it, or {@code null} when
+     * there is none ({@code error}).
      */
     Decision record(Limit limit, BackendOutcome outcome, Throwable error, long latencyNanos) {
         return record(limit, limit.policy(), outcome, error, latencyNanos);
@@ -63,6 +64,9 @@ final class DecisionRecorder {
         Decision decision = outcome == null ? null : outcome.decision();
         boolean allowed = decision != null && decision.allowed();
         Throwable failure = error != null ? Failures.unwrap(error) : outcome.backendError();
+        if (failure != null && decision != null) {
+            decision = decision.failedOver(BackendFailureReason.of(failure));
+        }
         if (failure != null) {
             limit.errors.increment();
             if (backend.health().isEmpty()) {

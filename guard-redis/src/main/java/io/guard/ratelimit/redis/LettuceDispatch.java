@@ -13,6 +13,8 @@ import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
+import io.lettuce.core.protocol.TracedCommand;
+import io.lettuce.core.tracing.TraceContext;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +68,8 @@ final class LettuceDispatch {
                     command.cancel(); // answered by the failure policy: Lettuce drops it if it has not written it
                 }
             });
-            commands.add(command);
+            // A traced command's span is a child of the observation current where its decision was asked.
+            commands.add(call.trace() instanceof TraceContext trace ? new TracedCommand<>(command, trace) : command);
         }
         if (connection instanceof StatefulRedisClusterConnection<String, String>) {
             // Lettuce routes a collection of commands on a cluster connection by waiting, on the calling thread, for

@@ -13,6 +13,7 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.masterreplica.MasterReplica;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.tracing.Tracing;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConverters;
@@ -52,6 +53,8 @@ public final class LettuceScriptConnection extends ScriptConnection {
     private final Duration timeout;
     private final LettuceDispatch dispatch;
     private final boolean clustered;
+    /** The client's tracing (Spring Boot's Micrometer observations of Lettuce commands, when it sets them up). */
+    private final Tracing tracing;
     /** {@link System#nanoTime()} when the script connection was first found closed; 0 while it is open. */
     private volatile long closedSince;
 
@@ -60,7 +63,8 @@ public final class LettuceScriptConnection extends ScriptConnection {
 
     private LettuceScriptConnection(Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
                                     Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
-                                            connectPubSub, Duration timeout, boolean clustered) {
+                                            connectPubSub, Duration timeout, boolean clustered, Tracing tracing) {
+        this.tracing = tracing;
         this.connection = new ConnectAttempts<>(connect);
         this.pubSub = new ConnectAttempts<>(connectPubSub);
         this.timeout = timeout;
@@ -101,7 +105,8 @@ public final class LettuceScriptConnection extends ScriptConnection {
                                                               Duration timeout) {
         return new LettuceScriptConnection(
                 () -> MasterReplica.connectAsync(client, CODEC, sentinels).thenApply(connection -> connection),
-                () -> CompletableFuture.completedFuture(client.connectPubSub(CODEC, sentinels)), timeout, false);
+                () -> CompletableFuture.completedFuture(client.connectPubSub(CODEC, sentinels)), timeout, false,
+                client.getResources().tracing());
     }
 
     /**
@@ -117,11 +122,13 @@ public final class LettuceScriptConnection extends ScriptConnection {
         // which the blocking ones take care of: ConnectAttempts runs these off the caller's thread.
         if (client instanceof RedisClusterClient cluster) {
             return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(cluster.connect(CODEC)),
-                    () -> CompletableFuture.completedFuture(cluster.connectPubSub(CODEC)), timeout, true);
+                    () -> CompletableFuture.completedFuture(cluster.connectPubSub(CODEC)), timeout, true,
+                    cluster.getResources().tracing());
         }
         if (client instanceof RedisClient single) {
             return new LettuceScriptConnection(() -> CompletableFuture.completedFuture(single.connect(CODEC)),
-                    () -> CompletableFuture.completedFuture(single.connectPubSub(CODEC)), timeout, false);
+                    () -> CompletableFuture.completedFuture(single.connectPubSub(CODEC)), timeout, false,
+                    single.getResources().tracing());
         }
         throw new IllegalArgumentException("unsupported Lettuce client " + client.getClass().getName());
     }
@@ -146,6 +153,12 @@ public final class LettuceScriptConnection extends ScriptConnection {
     private static RedisScriptingAsyncCommands<String, String> scripting(StatefulConnection<String, String> made) {
         return made instanceof StatefulRedisClusterConnection<String, String> cluster ? cluster.async()
                 : ((StatefulRedisConnection<String, String>) made).async();
+    }
+
+    /** The current observation where a decision is asked, when the client traces its commands. */
+    @Override
+    Object traceContext() {
+        return tracing.isEnabled() ? tracing.initialTraceContextProvider().getTraceContext() : null;
     }
 
     @Override

@@ -49,6 +49,11 @@ final class Pipeline implements BackendPulse {
         this.maxBatch = maxBatch;
     }
 
+    /** The client's trace context on the calling thread, for a call made now (see {@link ScriptCall#trace()}). */
+    Object traceContext() {
+        return connection.traceContext();
+    }
+
     /** Queues {@code call} on its lane; never throws: a failure to route or send it fails its reply. */
     void submit(ScriptCall call) {
         Object laneKey;

@@ -51,7 +51,7 @@ final class ScriptBatches {
         }
         ScriptCall first = group.get(0);
         ScriptCall merged = new ScriptCall(first.script(), first.byDigest(), keys, args, new CompletableFuture<>(),
-                ReplicaShortfall.strongest(group));
+                ReplicaShortfall.strongest(group), first.trace());
         merged.reply().whenComplete((reply, error) -> {
             if (error instanceof ReplicaShortfall shortfall) {
                 split(shortfall.reply(), group, shortfall.acknowledged());

@@ -27,6 +27,15 @@ public abstract class ScriptConnection implements AutoCloseable {
     abstract void send(List<ScriptCall> calls);
 
     /**
+     * The client's trace context on the calling thread, which {@link #send} gives the call's command so that the
+     * client's span of it is a child of whatever observation was current where the call was made (the decision's),
+     * not of whatever the sending thread has; null when the client does not trace its commands.
+     */
+    Object traceContext() {
+        return null;
+    }
+
+    /**
      * Which batch queue a call for {@code routingKey} joins: the cluster node that owns its slot where the client
      * can tell cheaply, so a slow node holds back only its own calls; one queue otherwise.
      */

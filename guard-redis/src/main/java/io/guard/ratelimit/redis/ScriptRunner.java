@@ -31,7 +31,7 @@ final class ScriptRunner {
     /** Likewise, followed by a {@code WAIT} for {@code wait}'s replicas (see {@link ReplicaShortfall}). */
     CompletionStage<List<Object>> run(LuaScript script, List<String> keys, List<String> args, ReplicaWait wait) {
         CompletableFuture<List<Object>> sent = new CompletableFuture<>();
-        ScriptCall call = new ScriptCall(script, true, keys, args, sent, wait);
+        ScriptCall call = new ScriptCall(script, true, keys, args, sent, wait, pipeline.traceContext());
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
         result.whenComplete((reply, error) -> {
             if (result.isCancelled()) {

@@ -71,11 +71,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
         return switch (guarded.returnKind()) {
             case SYNC -> {
                 DecisionObservation observed = observing == null ? null : observing.decision(guarded, null);
-                try {
+                try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
                     limiting.acquire(onThisThread.get(), observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
-                    end(observed, refusal);
-                    yield new RefusedCall(guarded, target, args).answer(refusal);
+                    RefusedCall refused = new RefusedCall(guarded, target, args);
+                    end(observed, refusal, refused);
+                    yield refused.answer(refusal);
                 } catch (RuntimeException failure) {
                     end(observed, failure);
                     throw failure;
@@ -95,11 +96,12 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     end(observed, failure);
                     throw failure;
                 }
-                try {
+                try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
                     limiting.acquire(evaluated, observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
-                    end(observed, refusal);
-                    yield fallbackStage(new RefusedCall(guarded, target, args), refusal);
+                    RefusedCall refused = new RefusedCall(guarded, target, args);
+                    end(observed, refusal, refused);
+                    yield fallbackStage(refused, refusal);
                 } catch (RuntimeException failure) {
                     end(observed, failure);
                     yield CompletableFuture.failedFuture(failure);
@@ -127,6 +129,16 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private static void end(DecisionObservation observed, Throwable outcome) {
         if (observed != null) {
             observed.end(outcome);
+        }
+    }
+
+    /** Ends the observation of a refusal, saying whether the refusing limit's fallback answers it. */
+    private static void end(DecisionObservation observed, RateLimitExceededException refusal, RefusedCall refused) {
+        if (observed != null) {
+            if (refused.fallsBack(refusal)) {
+                observed.fallback();
+            }
+            observed.end(refusal);
         }
     }
 

@@ -49,10 +49,16 @@ final class ReactorGuards implements ReactiveGuards {
             DecisionObservation observed = observe == null ? null
                     : observe.apply(context.getOrDefault(ObservationThreadLocalAccessor.KEY, null));
             Mono<Void> decision = Mono.defer(() -> decide(limiting, requests, context,
-                    observed == null ? sink : observed.sink(sink)));
+                    observed == null ? sink : observed.sink(sink), observed));
             return observed == null ? decision : decision
                     .doOnSuccess(ignored -> observed.end(null))
-                    .doOnError(error -> observed.end(Stages.unwrap(error)))
+                    .doOnError(error -> {
+                        Throwable failure = Stages.unwrap(error);
+                        if (failure instanceof RateLimitExceededException refusal && refused.fallsBack(refusal)) {
+                            observed.fallback();
+                        }
+                        observed.end(failure);
+                    })
                     .doOnCancel(observed::cancelled);
         }).onErrorMap(Stages::unwrap);
         // Only the permits' refusal goes to the fallback: an error of the method's own publisher stays its outcome.
@@ -65,17 +71,22 @@ final class ReactorGuards implements ReactiveGuards {
     }
 
     private Mono<Void> decide(Limiting limiting, DeferredRequests requests, ContextView context,
-                              RateLimitDecisionSink sink) {
+                              RateLimitDecisionSink sink, DecisionObservation observed) {
         Mono<CurrentRequest> exchange = requests.callingThread() == null && exchanges
                 ? ExchangeRequests.find(context, requests.readsPrincipal()) : null;
         if (exchange == null) {
-            return decide(limiting, requests.evaluate().apply(requests.callingThread()), sink);
+            return decide(limiting, requests.evaluate().apply(requests.callingThread()), sink, observed);
         }
-        return exchange.flatMap(request -> decide(limiting, requests.evaluate().apply(request), sink));
+        return exchange.flatMap(request -> decide(limiting, requests.evaluate().apply(request), sink, observed));
     }
 
-    private static Mono<Void> decide(Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink sink) {
-        CompletableFuture<Void> decided = limiting.acquireAsync(requests, sink).toCompletableFuture();
+    /** Asks the limits with the decision's observation current (see {@link DecisionObservation#openScope()}). */
+    private static Mono<Void> decide(Limiting limiting, List<LimitRequest> requests, RateLimitDecisionSink sink,
+                                     DecisionObservation observed) {
+        CompletableFuture<Void> decided;
+        try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
+            decided = limiting.acquireAsync(requests, sink).toCompletableFuture();
+        }
         // A decision that is not known yet arrives on the limiter's thread (Redis's event loop), where the method's
         // body (or fallback) must not run: it could not even make a synchronous call to the same client there.
         return decided.isDone() ? Mono.fromFuture(decided)

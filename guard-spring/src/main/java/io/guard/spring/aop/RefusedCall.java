@@ -20,13 +20,22 @@ record RefusedCall(GuardedMethod guarded, Object target, Object[] args) {
 
     /** The fallback's answer to {@code refusal}, or {@code refusal} rethrown when the limit has no fallback. */
     Object answer(RateLimitExceededException refusal) throws Throwable {
-        Optional<FallbackMethods.Fallback> fallback = guarded.limits().stream()
-                .filter(spec -> spec.fallback() != null && spec.decides(refusal.policyName()))
-                .findFirst()
-                .flatMap(spec -> spec.fallback().select(refusal));
+        Optional<FallbackMethods.Fallback> fallback = fallbackFor(refusal);
         if (fallback.isEmpty()) {
             throw refusal;
         }
         return fallback.get().invoke(target, args, refusal);
+    }
+
+    /** Whether the refusing limit's fallback will answer {@code refusal} (rather than the refusal itself). */
+    boolean fallsBack(RateLimitExceededException refusal) {
+        return fallbackFor(refusal).isPresent();
+    }
+
+    private Optional<FallbackMethods.Fallback> fallbackFor(RateLimitExceededException refusal) {
+        return guarded.limits().stream()
+                .filter(spec -> spec.fallback() != null && spec.decides(refusal.policyName()))
+                .findFirst()
+                .flatMap(spec -> spec.fallback().select(refusal));
     }
 }

@@ -1,7 +1,10 @@
 package io.guard.spring.observation;
 
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.BackendFailureReason;
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.RateLimiterBackendException;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.micrometer.observation.Observation;
@@ -35,6 +38,12 @@ public final class DecisionObservation {
             }
 
             @Override
+            public void failedOver(RateLimitPolicy policy, Decision decision) {
+                context.failedOver(policy.onBackendFailure(), decision.backendFailure());
+                delegate.failedOver(policy, decision);
+            }
+
+            @Override
             public void shadowRefusal(RateLimitPolicy policy, Decision decision) {
                 shadowWait = decision.retryAfter();
                 shadowLimit = policy.name();
@@ -44,8 +53,22 @@ public final class DecisionObservation {
     }
 
     /**
+     * Makes this observation the current one while the decision is asked, so that what the backend's client observes
+     * (a traced Redis command) is its child; closed as soon as the decision has been handed to the backend.
+     */
+    public Observation.Scope openScope() {
+        return observation.openScope();
+    }
+
+    /** The refusing limit's fallback method answers the call: said on the observation, which ends with the refusal. */
+    public void fallback() {
+        context.fallback();
+    }
+
+    /**
      * Ends the observation with the decision's outcome: {@code failure} null means allowed, a
-     * {@link RateLimitExceededException} refused, anything else an error.
+     * {@link RateLimitExceededException} refused, anything else an error (a {@link RateLimiterBackendException} being
+     * the answer of {@code FAIL_CLOSED} while the backend cannot decide).
      */
     public void end(Throwable failure) {
         if (failure == null) {
@@ -60,6 +83,12 @@ public final class DecisionObservation {
             context.end(RateLimitObservationContext.Outcome.REFUSED, refusal.policyName(),
                     refusal.decision().retryAfter());
         } else {
+            for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+                if (cause instanceof RateLimiterBackendException) {
+                    context.failedOver(BackendFailurePolicy.FAIL_CLOSED, BackendFailureReason.of(cause));
+                    break;
+                }
+            }
             context.end(RateLimitObservationContext.Outcome.ERROR, null, null);
             observation.error(failure);
         }

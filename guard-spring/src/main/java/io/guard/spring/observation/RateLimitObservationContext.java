@@ -1,11 +1,13 @@
 package io.guard.spring.observation;
 
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.BackendFailureReason;
 import io.micrometer.observation.Observation;
 
 import java.lang.reflect.Method;
-import java.util.Locale;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What one {@code @RateLimit} decision observed: the limits asked, which one answered, the outcome and, for a
@@ -24,7 +26,8 @@ public class RateLimitObservationContext extends Observation.Context {
         SHADOW_REFUSED,
         /**
          * No decision: the key or permits could not be resolved, or the backend failed and the limit's
-         * {@code on-backend-failure} is {@code FAIL_CLOSED}. A {@code FAIL_OPEN} answer is {@link #ALLOWED} here and
+         * {@code on-backend-failure} is {@code FAIL_CLOSED}. A {@code FAIL_OPEN} answer is {@link #ALLOWED} here,
+         * with its {@link #getFailurePolicy() failure policy} and {@link #getBackendFailure() reason} beside it, and
          * counted as an error in {@code guard.ratelimit.requests}.
          */
         ERROR;
@@ -42,6 +45,9 @@ public class RateLimitObservationContext extends Observation.Context {
     private String limit;
     private Outcome outcome;
     private Duration retryAfter;
+    private boolean fallback;
+    private BackendFailurePolicy failurePolicy;
+    private BackendFailureReason backendFailure;
 
     /**
      * @param method the guarded method
@@ -86,6 +92,33 @@ public class RateLimitObservationContext extends Observation.Context {
     /** For a refusal (shadow too), how long until the refusing limit would grant the permits; else null. */
     public Duration getRetryAfter() {
         return retryAfter;
+    }
+
+    /** Whether the refusing limit's fallback method answered the call instead of a refusal. */
+    public boolean isFallback() {
+        return fallback;
+    }
+
+    /**
+     * The {@code on-backend-failure} policy that answered because the backend could not decide ({@code FAIL_OPEN}
+     * and {@code LOCAL} allow or refuse, {@code FAIL_CLOSED} ends in {@link Outcome#ERROR}); null when it decided.
+     */
+    public BackendFailurePolicy getFailurePolicy() {
+        return failurePolicy;
+    }
+
+    /** Why the backend could not decide, when a failure policy answered; else null. */
+    public BackendFailureReason getBackendFailure() {
+        return backendFailure;
+    }
+
+    void fallback() {
+        this.fallback = true;
+    }
+
+    void failedOver(BackendFailurePolicy policy, BackendFailureReason why) {
+        this.failurePolicy = policy;
+        this.backendFailure = why;
     }
 
     void end(Outcome outcome, String limit, Duration retryAfter) {

@@ -253,6 +253,9 @@ public final class Limiting {
     /** {@link #check(LimitRequest, Decision, RateLimitDecisionSink)} with the request's spec and shadow flag read. */
     private void check(LimitRequest request, LimitSpec spec, boolean shadow, Decision decision,
                        RateLimitDecisionSink sink) {
+        if (decision.backendFailure() != null) {
+            sink.failedOver(request.policy(), decision);
+        }
         if (shadow) {
             if (!decision.allowed()) {
                 SHADOW_LOG.info("Rate limit '{}' (shadow mode) would have refused a call of {}: {} permit(s), "

@@ -24,4 +24,12 @@ public interface RateLimitDecisionSink {
      */
     default void shadowRefusal(RateLimitPolicy policy, Decision decision) {
     }
+
+    /**
+     * The backend could not decide and the limit's {@code on-backend-failure} policy answered with {@code decision}
+     * ({@link Decision#backendFailure()} says why), whether or not the limit sends header fields. For observations;
+     * ignored by default.
+     */
+    default void failedOver(RateLimitPolicy policy, Decision decision) {
+    }
 }

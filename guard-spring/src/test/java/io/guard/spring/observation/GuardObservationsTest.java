@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
@@ -45,22 +46,11 @@ class GuardObservationsTest {
                     "guard.circuit-breaker.instances.stock.wait-duration-in-open-state=30s");
 
     @Configuration(proxyBeanMethods = false)
+    @Import(RecordingHandler.Registered.class)
     static class Services {
         @Bean
         RateLimiter countingRateLimiter() {
             return new CountingRateLimiter();
-        }
-
-        @Bean
-        RecordingHandler recordingHandler() {
-            return new RecordingHandler();
-        }
-
-        @Bean
-        ObservationRegistry observationRegistry(RecordingHandler handler) {
-            ObservationRegistry registry = ObservationRegistry.create();
-            registry.observationConfig().observationHandler(handler);
-            return registry;
         }
 
         @Bean

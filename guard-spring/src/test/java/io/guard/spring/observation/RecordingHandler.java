@@ -2,12 +2,35 @@ package io.guard.spring.observation;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Keeps every stopped observation's context, in the order they stopped. */
 final class RecordingHandler implements ObservationHandler<Observation.Context> {
+
+    /** A handler and the application's {@code ObservationRegistry} that reports to it. */
+    @Configuration(proxyBeanMethods = false)
+    static class Registered {
+        @Bean
+        RecordingHandler recordingHandler() {
+            return new RecordingHandler();
+        }
+
+        @Bean
+        ObservationRegistry observationRegistry(RecordingHandler handler) {
+            return registryReportingTo(handler);
+        }
+    }
+
+    static ObservationRegistry registryReportingTo(RecordingHandler handler) {
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(handler);
+        return registry;
+    }
 
     private final List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
     private final List<Observation.Context> started = new CopyOnWriteArrayList<>();

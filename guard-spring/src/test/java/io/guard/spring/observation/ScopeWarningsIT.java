@@ -44,16 +44,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and handlers that call a second server, which answers on another thread, through Boot's observed
  * {@code WebClient.Builder} (issue 32 item 5). That alone logs no {@code ObservationThreadLocalAccessor} warning on
  * Boot 4.1 or 3.5; what makes the unguarded handler warn is an application that leaves an observation scope open in
- * its handler, as here. Each Guard annotation on such a handler, and both together, must then log no more warnings
- * than the handler without one, with Guard's observations on or off, on both Redis clients and in process: Guard runs
- * a reactive body inside Reactor's thread-local restore, where every scope it leaves open used to warn again.
+ * its handler, as here. Each Guard annotation on such a handler, both together, and a URL-pattern limit
+ * ({@code guard.rate-limit.routes}) must then log no more warnings than the handler without Guard, with Guard's
+ * observations on or off, on both Redis clients and in process: Guard runs the handler inside Reactor's thread-local
+ * restore, where every scope it leaves open used to warn again.
  * Counted per path over a few requests, once the log is quiet: a server's last signals may come after the answer.
  */
 @RedisTest
 @ExtendWith(OutputCaptureExtension.class)
 class ScopeWarningsIT {
 
-    private static final List<String> PATHS = List.of("/plain", "/limited", "/protected", "/both");
+    private static final List<String> PATHS = List.of("/plain", "/limited", "/protected", "/both", "/routed");
     private static final int REQUESTS = 3;
 
     @SpringBootConfiguration(proxyBeanMethods = false)
@@ -82,6 +83,12 @@ class ScopeWarningsIT {
 
         @GetMapping("/plain")
         public Mono<String> plain() {
+            return stock();
+        }
+
+        /** Limited by URL pattern ({@code guard.rate-limit.routes}), not by an annotation. */
+        @GetMapping("/routed")
+        public Mono<String> routed() {
             return stock();
         }
 
@@ -126,6 +133,9 @@ class ScopeWarningsIT {
                 "spring.reactor.context-propagation=auto", "guard.observations.enabled=" + observations,
                 "management.tracing.sampling.probability=1.0",
                 "stock.url=http://127.0.0.1:" + stock.port() + "/stock",
+                "guard.rate-limit.routes[0].name=scope-route", "guard.rate-limit.routes[0].paths[0]=/routed",
+                "guard.rate-limit.instances.scope-route.rate=1000",
+                "guard.rate-limit.instances.scope-route.interval=60s",
                 "spring.data.redis.url=" + redis.url(), "guard.rate-limit.key-prefix=" + redis.keyPrefix(),
                 "guard.rate-limit.backend=" + (client.equals("local") ? "local" : "redis")));
         if (!client.equals("redisson")) {

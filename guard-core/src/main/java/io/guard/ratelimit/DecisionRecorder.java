@@ -107,6 +107,28 @@ final class DecisionRecorder {
     }
 
     /**
+     * Reports a charge after the call to every observer; a failed one is logged at WARN, once for the first and then
+     * at most once per limit every 10 s, with the number held back: it never fails the caller's call, but a limit
+     * whose costs go uncharged limits less than it says.
+     */
+    void charged(Limit limit, RateLimitPolicy policy, long permits, Quota quota, Throwable error) {
+        Throwable failure = error == null ? null : Failures.unwrap(error);
+        for (RateLimitObserver observer : observers) {
+            try {
+                observer.onCharge(policy, permits, quota, failure);
+            } catch (RuntimeException e) {
+                ignored(e);
+            }
+        }
+        long heldBack = failure == null ? -1 : limit.chargeLog.pass(clock.millis());
+        if (heldBack >= 0) {
+            log.warn("Rate limit '{}': a cost of {} permit(s) after the call could not be charged ({}); the call's"
+                    + " result stands{}", policy.name(), permits, Failures.describe(failure),
+                    LogThrottle.heldBack(heldBack));
+        }
+    }
+
+    /**
      * One WARN line for the first decision a failure policy made, then at most one per limit every 10 s, with the
      * number held back: a failure policy switched on silently is how a limit stops limiting unnoticed.
      */

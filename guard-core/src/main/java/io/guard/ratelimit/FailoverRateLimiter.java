@@ -208,6 +208,18 @@ public final class FailoverRateLimiter implements RateLimiter {
     }
 
     /**
+     * Charges through the breaker, like a decision; while the primary cannot, a {@code LOCAL} limit is charged in
+     * process, where its calls are decided meanwhile, and any other fails the stage (the caller logs and counts it).
+     */
+    @Override
+    public CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        return guarded(() -> primary.charge(policy, key, permits),
+                failure -> policy.onBackendFailure() == BackendFailurePolicy.LOCAL
+                        ? local.charge(policy, key, permits) : CompletableFuture.failedFuture(failure),
+                () -> "rate limiter '" + policy.name() + "': cannot charge the cost: ");
+    }
+
+    /**
      * Runs {@code call} on the primary behind the breaker, or {@code fallBack} when it cannot or did not answer (see
      * {@link WatchedCall}); {@code prefix} says whose call it was in the failure's message, made only on a failure,
      * not on every decision.

@@ -15,4 +15,13 @@ public interface RateLimitObserver {
      * local decision, or an exception to the caller).
      */
     void onBackendError(RateLimitPolicy policy, Throwable error, long latencyNanos);
+
+    /**
+     * A cost known after the call was charged ({@link RateLimiterRegistry#charge}): {@code permits} more (fewer when
+     * negative) than the call took when admitted; {@code quota} is what is left after it, or null when the charge
+     * failed with {@code error}. Not one of the per-request calls above: a charge follows an admission. Ignored by
+     * default.
+     */
+    default void onCharge(RateLimitPolicy policy, long permits, Quota quota, Throwable error) {
+    }
 }

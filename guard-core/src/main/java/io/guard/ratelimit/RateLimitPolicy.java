@@ -111,6 +111,23 @@ public record RateLimitPolicy(String name, Algorithm algorithm, long rate, Durat
         }
     }
 
+    /**
+     * A charge after the call ({@link RateLimiter#charge}) checked against this policy and bounded: only a
+     * TOKEN_BUCKET can carry a debt, and a charge of more than {@code MAX_COUNT / micros} permits (see
+     * {@link EmissionInterval}) counts as that many, so that the scripts' doubles stay exact; the debt itself is
+     * capped where the bucket's time would span more than {@link #MAX_COUNT} steps.
+     *
+     * @throws IllegalArgumentException naming the limiter when its algorithm is not TOKEN_BUCKET
+     */
+    public long checkCharge(long permits) {
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("rate limiter '" + name + "': a cost charged after the call needs "
+                    + "TOKEN_BUCKET (whose balance can go into debt) but the algorithm is " + algorithm);
+        }
+        long max = MAX_COUNT / EmissionInterval.of(this).micros();
+        return Math.max(-max, Math.min(max, permits));
+    }
+
     public RateLimitPolicy withRate(long newRate) {
         return new RateLimitPolicy(name, algorithm, newRate, interval, burst == rate ? 0 : burst, scope, timeSource,
                 onBackendFailure, replicaWait);

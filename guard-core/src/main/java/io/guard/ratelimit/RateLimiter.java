@@ -113,6 +113,22 @@ public interface RateLimiter extends AutoCloseable {
     }
 
     /**
+     * Charges {@code key} the permits a call consumed beyond what it took when admitted, known only once the call
+     * returned (tokens of a language model, rows, bytes), or gives them back when {@code permits} is negative:
+     * unconditionally, atomically, and whatever is left, so a TOKEN_BUCKET's balance may go into debt, and every
+     * request is then refused until the refill has paid the debt back (its {@code retryAfter} says when). A refund
+     * never makes the bucket fuller than full. The caller has bounded {@code permits} with
+     * {@link RateLimitPolicy#checkCharge}. Completes with the quota after the charge ({@link Quota#debt()} set); a
+     * backend failure fails the stage with a {@link RateLimiterBackendException}.
+     *
+     * <p>The default fails with {@link UnsupportedOperationException}, as {@link #inspect} does.
+     */
+    default CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("rate-limit backend "
+                + backendName() + " (" + getClass().getName() + ") cannot charge a cost after the call"));
+    }
+
+    /**
      * {@link #decide} for callers outside the stack: checks the permits, and fails the stage when the backend could
      * not decide and no failure policy answered.
      *

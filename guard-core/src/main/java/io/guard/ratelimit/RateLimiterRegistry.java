@@ -185,6 +185,16 @@ public final class RateLimiterRegistry implements AutoCloseable {
     }
 
     /**
+     * Charges a cost known after the call ({@link RateLimiter#charge}), bounded by {@link RateLimitPolicy#checkCharge};
+     * reported to observers, and a failure logged (throttled) before it fails the stage.
+     */
+    public CompletionStage<Quota> charge(Limit limit, String key, long permits) {
+        RateLimitPolicy policy = limit.policy();
+        return Failures.stageOf(() -> backend.charge(policy, key, policy.checkCharge(permits)))
+                .whenComplete((quota, error) -> recorder.charged(limit, policy, permits, quota, error));
+    }
+
+    /**
      * What is left of {@code key}'s quota under the limit named {@code name}, without spending a permit (see
      * {@link RateLimiter#inspect}); not counted, observed or published, since no request was decided.
      *
@@ -231,10 +241,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         return backend;
     }
 
-    /**
-     * The backend's health: its own view if it keeps one (the {@link FailoverRateLimiter} does), else from the last
-     * request this registry sent it.
-     */
+    /** The backend's health: its own view if it keeps one ({@link FailoverRateLimiter}), else from the last request. */
     public BackendHealth backendHealth() {
         return recorder.backendHealth();
     }
@@ -247,10 +254,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         }
     }
 
-    /**
-     * Records the final answer to a request decided under {@code policy} and hands it to the caller: its decision,
-     * or its failure.
-     */
+    /** Records the final answer to a request decided under {@code policy}; hands its decision or failure on. */
     private Decision recorded(Limit limit, RateLimitPolicy policy, BackendOutcome outcome, Throwable error,
                               long latencyNanos) {
         Decision decision = recorder.record(limit, policy, outcome, error, latencyNanos);
@@ -275,6 +279,7 @@ public final class RateLimiterRegistry implements AutoCloseable {
         final LongAdder rejected = new LongAdder();
         final LongAdder errors = new LongAdder();
         final LogThrottle failureLog = new LogThrottle();
+        final LogThrottle chargeLog = new LogThrottle();
 
         Limit(RateLimitPolicy policy, EventBuffer events) {
             this.policy = policy;

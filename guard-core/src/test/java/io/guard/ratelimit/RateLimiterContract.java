@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
@@ -449,5 +450,129 @@ public abstract class RateLimiterContract {
         } finally {
             realTime.close();
         }
+    }
+
+    private Quota charge(RateLimitPolicy policy, String key, long permits) {
+        return limiter.charge(policy, key, policy.checkCharge(permits)).toCompletableFuture().join();
+    }
+
+    /** 10 per second: one permit is worth 100 ms; a burst of 10. */
+    private static RateLimitPolicy bucket(String name) {
+        return policy(name, Algorithm.TOKEN_BUCKET, 10, Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aCostChargedAfterTheCallPutsTheBucketInDebtAndRetryAfterSaysWhenItIsPaid() {
+        RateLimitPolicy policy = bucket("charge-debt");
+        assertThat(take(policy, "k", 1).allowed()).isTrue();
+
+        Quota charged = charge(policy, "k", 14);
+
+        assertThat(charged).as("10 - 1 - 14: five permits of debt; one permit free once 600 ms have paid them")
+                .isEqualTo(new Quota(10, 0, Duration.ofMillis(600), Duration.ofMillis(1500), 5));
+        assertThat(inspect(policy, "k")).isEqualTo(charged);
+        Decision refused = take(policy, "k", 1);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.remaining()).isZero();
+        assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(600));
+        assertThat(take(policy, "k", 2).retryAfter()).as("a larger request waits for its own permits too")
+                .isEqualTo(Duration.ofMillis(700));
+        at(499);
+        assertThat(inspect(policy, "k").debt()).as("a fraction of a permit still owed counts as one").isEqualTo(1);
+        at(599);
+        assertThat(inspect(policy, "k").debt()).as("paid; the next permit is 1 ms away").isZero();
+        assertThat(take(policy, "k", 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
+        at(600);
+        assertThat(take(policy, "k", 1).allowed()).isTrue();
+        assertThat(take(policy, "k", 1).allowed()).isFalse();
+    }
+
+    @Test
+    void aRefundGivesPermitsBackButNeverFillsTheBucketBeyondFull() {
+        RateLimitPolicy policy = bucket("charge-refund");
+        take(policy, "k", 3);
+
+        assertThat(charge(policy, "k", -2).remaining()).isEqualTo(9);
+        Quota full = charge(policy, "k", -50);
+
+        assertThat(full).isEqualTo(new Quota(10, 10, Duration.ZERO, Duration.ZERO, 0));
+        assertThat(take(policy, "k", 10).allowed()).isTrue();
+        assertThat(take(policy, "k", 1).allowed()).as("not one permit more than the burst").isFalse();
+    }
+
+    @Test
+    void aHugeCostIsChargedAsTheLargestDebtTheScriptsCountExactly() {
+        RateLimitPolicy policy = bucket("charge-huge");
+
+        long most = RateLimitPolicy.MAX_COUNT / 100_000; // one charge counts at most 2^52 us; a permit is 100,000
+
+        Quota quota = charge(policy, "k", Long.MAX_VALUE);
+
+        assertThat(quota.debt()).isEqualTo(most - 10);
+        assertThat(quota.retryAfter()).isEqualTo(Duration.of(most * 100_000 + 100_000 - 1_000_000, ChronoUnit.MICROS));
+        long capped = -Math.floorDiv(1_000_000 - RateLimitPolicy.MAX_COUNT, 100_000);
+        assertThat(charge(policy, "k", 1_000).debt()).as("time at most 2^52 us ahead: capped, not overflowed")
+                .isEqualTo(capped);
+        assertThat(charge(policy, "k", -10).debt()).isEqualTo(capped - 10);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Algorithm.class, names = {"SLIDING_LOG", "FIXED_WINDOW"})
+    void onlyATokenBucketCanBeChargedAfterTheCall(Algorithm algorithm) {
+        RateLimitPolicy policy = policy("charge-" + algorithm, algorithm, 10, Duration.ofSeconds(1));
+        assertThatThrownBy(() -> limiter.charge(policy, "k", 1).toCompletableFuture().join())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'charge-" + algorithm + "'").hasMessageContaining("TOKEN_BUCKET");
+    }
+
+    /**
+     * The bound, with time standing still (no refill): every admission needs the balance it takes, so only the
+     * charges of calls in flight when the balance ran out can take it below zero. Eight callers at once, each with
+     * one call in flight at most, estimates of 1 to 5 permits and costs of 0 to 20: what the admitted calls cost in
+     * all stays within the burst plus eight times the largest cost beyond an estimate. Without the charges, the same
+     * calls would cost about three times the burst.
+     */
+    @Test
+    void concurrentCallsNeverCostMoreThanTheBurstPlusTheUnreservedCostsInFlight() throws Exception {
+        RateLimitPolicy policy = new RateLimitPolicy("charge-bound", Algorithm.TOKEN_BUCKET, 1_000,
+                Duration.ofSeconds(1), 0, Scope.GLOBAL, TimeSource.CLIENT, BackendFailurePolicy.FAIL_CLOSED);
+        int callers = 8;
+        java.util.concurrent.atomic.AtomicLong cost = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong unreserved = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            List<java.util.concurrent.Future<Integer>> calls = new java.util.ArrayList<>();
+            for (int c = 0; c < callers; c++) {
+                long seed = 42 + c;
+                calls.add(pool.submit(() -> {
+                    java.util.Random random = new java.util.Random(seed);
+                    int admitted = 0;
+                    while (admitted < 10_000) {
+                        long estimate = 1 + random.nextInt(5);
+                        if (!limiter.tryAcquire(policy, "k", estimate).allowed()) {
+                            return admitted; // time stands still: refused for good
+                        }
+                        admitted++;
+                        long consumed = random.nextInt(21);
+                        cost.addAndGet(consumed);
+                        unreserved.accumulateAndGet(consumed - estimate, Math::max);
+                        limiter.charge(policy, "k", consumed - estimate).toCompletableFuture().join();
+                    }
+                    return admitted;
+                }));
+            }
+            int admitted = 0;
+            for (java.util.concurrent.Future<Integer> call : calls) {
+                admitted += call.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(admitted).isPositive();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(cost.get()).as("cost of the admitted calls").isLessThanOrEqualTo(1_000 + callers * unreserved.get())
+                .isGreaterThan(1_000 - callers * 5L);
+        Quota left = inspect(policy, "k");
+        assertThat(cost.get()).as("every charge counted once, nothing lost").isEqualTo(1_000 - left.remaining()
+                + left.debt());
     }
 }

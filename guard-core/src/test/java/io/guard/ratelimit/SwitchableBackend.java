@@ -79,6 +79,12 @@ final class SwitchableBackend implements RateLimiter {
         return failing ? CompletableFuture.failedFuture(failure(policy, key)) : delegate.reset(policy, key);
     }
 
+    @Override
+    public CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        calls.incrementAndGet();
+        return failing ? CompletableFuture.failedFuture(failure(policy, key)) : delegate.charge(policy, key, permits);
+    }
+
     private static RateLimiterBackendException failure(RateLimitPolicy policy, String key) {
         return new RateLimiterBackendException("rate limiter '" + policy.name() + "': Redis could not answer",
                 new IllegalStateException("timeout, params: [" + key + "]"));

@@ -19,7 +19,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -47,7 +46,7 @@ public final class LeasingRateLimiter implements RateLimiter {
     /** A lease lives at most 1 / {@value} of its limit's interval. */
     static final long LIFETIME_SHARE = 10;
     /** A refused take sends the key's calls to the exact path (and its remembered refusals) at most this long. */
-    private static final long MAX_REFUSAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MAX_REFUSAL_NANOS = 1_000_000_000L;
     private static final long CLOSE_WAIT_MILLIS = 2_000;
 
     private final RateLimiter exact;
@@ -102,10 +101,7 @@ public final class LeasingRateLimiter implements RateLimiter {
         return run(prepare(policy, key, permits));
     }
 
-    /**
-     * A lease in hand answers at once; a call that needs the next lease takes it in its round trip; every other call
-     * is prepared by the exact backend.
-     */
+    /** A lease in hand answers at once; a call needing the next lease takes it in its round trip; others: exact. */
     @Override
     public Prepared prepare(RateLimitPolicy policy, String key, long permits) {
         LeaseSize size = sizes.apply(policy.name());
@@ -202,8 +198,7 @@ public final class LeasingRateLimiter implements RateLimiter {
                     returns.lost(previous.permits());
                     throw error instanceof CompletionException completion ? completion : new CompletionException(error);
                 }
-                return BackendOutcome.decided(granted(slot, policy, key, permits, answer, sent, generation,
-                        previous));
+                return BackendOutcome.decided(granted(slot, policy, key, permits, answer, sent, generation, previous));
             } finally {
                 slot.release();
             }
@@ -241,8 +236,7 @@ public final class LeasingRateLimiter implements RateLimiter {
                 }
             }
         }
-        return new Decision(true, decision.remaining() + left, Duration.ZERO, decision.resetAfter(),
-                decision.limit());
+        return new Decision(true, decision.remaining() + left, Duration.ZERO, decision.resetAfter(), decision.limit());
     }
 
     /**
@@ -253,14 +247,20 @@ public final class LeasingRateLimiter implements RateLimiter {
         returns.revoke(slots, tag);
     }
 
+    /** Exact: several limits of one call (all-or-nothing), a quota read, a cost after the call (never leased). */
     @Override
     public CompletionStage<List<BackendOutcome>> decideAll(List<RateLimitRequest> requests) {
-        return exact.decideAll(requests); // several limits of one call: exact, all-or-nothing
+        return exact.decideAll(requests);
     }
 
     @Override
     public CompletionStage<Quota> inspect(RateLimitPolicy policy, String key) {
         return exact.inspect(policy, key);
+    }
+
+    @Override
+    public CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        return exact.charge(policy, key, permits);
     }
 
     /** Drops this instance's leases for the key, then resets it in the store (which revokes the others' leases). */

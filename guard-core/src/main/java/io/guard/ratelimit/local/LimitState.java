@@ -1,6 +1,7 @@
 package io.guard.ratelimit.local;
 
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
 
 /**
@@ -15,6 +16,11 @@ interface LimitState {
      * except that {@code remaining} is what is left before it, as for {@link io.guard.ratelimit.Quota}.
      */
     Decision decide(RateLimitPolicy policy, long nowMicros, long permits, boolean spend);
+
+    /** What is left at {@code nowMicros}, as a one-permit request sees it, changing nothing; no debt but a bucket's. */
+    default Quota quota(RateLimitPolicy policy, long nowMicros) {
+        return Quota.of(decide(policy, nowMicros, 1, false));
+    }
 
     /**
      * What puts this state back as it is now, for a group of limits decided all-or-nothing: run it (holding the

@@ -122,11 +122,27 @@ public final class LocalRateLimiter implements RateLimiter {
         if (slot != null) {
             synchronized (slot) {
                 if (!slot.removed) {
-                    return CompletableFuture.completedFuture(Quota.of(slot.state.decide(policy, now, 1, false)));
+                    return CompletableFuture.completedFuture(slot.state.quota(policy, now));
                 }
             }
         }
-        return CompletableFuture.completedFuture(Quota.of(newState(policy).decide(policy, now, 1, false)));
+        return CompletableFuture.completedFuture(newState(policy).quota(policy, now));
+    }
+
+    /** As {@code token_bucket.lua}'s charge mode does it, under the key's monitor. */
+    @Override
+    public CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        long bounded = policy.checkCharge(permits);
+        String id = id(policy, key);
+        while (true) {
+            Slot slot = slotFor(policy).apply(id);
+            synchronized (slot) {
+                if (!slot.removed) {
+                    return CompletableFuture.completedFuture(((TokenBucketState) slot.state).charge(policy,
+                            Micros.now(clock), bounded));
+                }
+            }
+        }
     }
 
     /** Forgets the key's state under every algorithm, as the Redis reset deletes every key the limit may have. */

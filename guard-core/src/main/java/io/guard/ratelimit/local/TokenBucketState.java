@@ -2,6 +2,7 @@ package io.guard.ratelimit.local;
 
 import io.guard.ratelimit.Decision;
 import io.guard.ratelimit.EmissionInterval;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
 
 /**
@@ -59,6 +60,40 @@ final class TokenBucketState implements LimitState {
         long remaining = leftWhole < 0 ? 0 : (leftWhole * per + leftFraction) / emission.micros();
         long reset = tatWhole - now + (tatFraction > 0 ? 1 : 0);
         return Micros.decision(allowed, remaining, retry, reset, policy.rate());
+    }
+
+    /**
+     * {@code token_bucket.lua}'s charge mode: moves the theoretical arrival time {@code permits} emission intervals
+     * further (into debt, at most {@link RateLimitPolicy#MAX_COUNT} steps ahead of now) or back (never before now: a
+     * refund never fills the bucket beyond full), then answers the quota.
+     */
+    Quota charge(RateLimitPolicy policy, long now, long permits) {
+        EmissionInterval emission = EmissionInterval.of(policy);
+        long per = emission.parts();
+        long ahead = aheadSteps(per, now) + Math.multiplyExact(permits, emission.micros());
+        ahead = Math.max(0, Math.min(RateLimitPolicy.MAX_COUNT, ahead));
+        whole = now + ahead / per;
+        fraction = ahead % per;
+        parts = per;
+        return quota(policy, now);
+    }
+
+    /** The quota with the debt: the balance in permits, rounded down, is negative while the key is in debt. */
+    @Override
+    public Quota quota(RateLimitPolicy policy, long now) {
+        EmissionInterval emission = EmissionInterval.of(policy);
+        long balance = Math.floorDiv(policy.burst() * emission.micros() - aheadSteps(emission.parts(), now),
+                emission.micros());
+        return Quota.of(decide(policy, now, 1, false), balance);
+    }
+
+    /**
+     * How far the theoretical arrival time is ahead of {@code now}, in steps of {@code 1/per} microsecond; 0 when the
+     * bucket is full. Counted in another rate's steps, it is rounded up to the next microsecond, never early.
+     */
+    private long aheadSteps(long per, long now) {
+        long tatWhole = fraction > 0 && parts != per ? whole + 1 : whole;
+        return tatWhole < now ? 0 : (tatWhole - now) * per + (parts == per ? fraction : 0);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.guard.ratelimit.redis;
 
+import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.EmissionInterval;
 import io.guard.ratelimit.RateLimitKeys;
 import io.guard.ratelimit.RateLimitPolicy;
@@ -89,6 +90,17 @@ final class LimitEntries {
                 peek ? shape.peekEntryArgs : shape.entryArgs, DecideScript.HEADER, sent, permits)));
     }
 
+    /**
+     * The entry that charges a TOKEN_BUCKET {@code permits} after the call ({@code token_bucket.lua}'s charge mode):
+     * a decision's entry with the mode flag {@code "c"} appended and the permits, signed, filled in.
+     */
+    Entry chargeEntry(RateLimitPolicy policy, String tag, long permits, long sent) {
+        Shape shape = shape(policy);
+        String[] args = shape.arguments(shape.chargeEntryArgs, DecideScript.HEADER, sent, 0);
+        args[DecideScript.HEADER + Shape.PERMITS] = Long.toString(permits); // may be negative: a refund
+        return new Entry(shape.keys(prefix, tag), Arrays.asList(args));
+    }
+
     /** The keys and arguments of a script call; fields, read once each on the way to the script call. */
     static final class Entry {
         final List<String> keys;
@@ -173,17 +185,26 @@ final class LimitEntries {
         final String[] peekAlgorithmArgs;
         final String[] entryArgs;
         final String[] peekEntryArgs;
+        final String[] chargeEntryArgs;
         final String[] suffixes;
 
         Shape(RateLimitPolicy policy, boolean clientTime, String[] algorithmArgs, String[] suffixes) {
             this.policy = policy;
             this.clientTime = clientTime;
             this.algorithmArgs = algorithmArgs;
-            this.peekAlgorithmArgs = Arrays.copyOf(algorithmArgs, algorithmArgs.length + 1);
-            this.peekAlgorithmArgs[algorithmArgs.length] = "1";
+            this.peekAlgorithmArgs = flagged(algorithmArgs, "1");
             this.suffixes = suffixes;
             this.entryArgs = oneLimitEntry(policy, suffixes, algorithmArgs);
-            this.peekEntryArgs = oneLimitEntry(policy, suffixes, peekAlgorithmArgs);
+            // An inspection of a bucket asks for the signed balance, to show a debt; a lease's peek does not.
+            this.peekEntryArgs = oneLimitEntry(policy, suffixes, policy.algorithm() == Algorithm.TOKEN_BUCKET
+                    ? flagged(algorithmArgs, "b") : peekAlgorithmArgs);
+            this.chargeEntryArgs = oneLimitEntry(policy, suffixes, flagged(algorithmArgs, "c"));
+        }
+
+        private static String[] flagged(String[] args, String flag) {
+            String[] flagged = Arrays.copyOf(args, args.length + 1);
+            flagged[args.length] = flag;
+            return flagged;
         }
 
         private static String[] oneLimitEntry(RateLimitPolicy policy, String[] suffixes, String[] args) {

@@ -45,6 +45,16 @@ final class LimitScripts {
                 peek ? ReplicaWait.NONE : policy.replicaWait(), read);
     }
 
+    /**
+     * Charges the TOKEN_BUCKET limit {@code tag} {@code permits} after the call, in the decision script (so a charge
+     * is pipelined and batched like a decision); the reply is read as a peek's.
+     */
+    <T> CompletableFuture<T> charge(RateLimitPolicy policy, String tag, long permits, long sent,
+                                    Function<List<Object>, T> read) {
+        LimitEntries.Entry entry = entries.chargeEntry(policy, tag, permits, sent);
+        return run(decide, entry.keys, entry.args, policy::name, "charge the cost", ReplicaWait.NONE, read);
+    }
+
     /** Decides {@code limits}, named by {@code names}, all-or-nothing in one run (see {@code decide.lua}). */
     CompletableFuture<List<Object>> decideAll(List<DecideScript.Limit> limits, Supplier<String> names,
                                               ReplicaWait wait) {

@@ -185,7 +185,23 @@ public final class RedisRateLimiter implements RateLimiter {
         Objects.requireNonNull(policy, "policy");
         long sent = sentMicros(policy);
         return scripts.decide(policy, RateLimitKeys.hashTag(policy.name(), key), 1, sent, true,
-                values -> Quota.of(ScriptReply.ofOne(policy, values).decision()));
+                values -> ScriptReply.ofOne(policy, values).quota());
+    }
+
+    /**
+     * One run of {@code token_bucket.lua} in charge mode. A refund forgets the refusals this instance remembers for
+     * the limit (they could outlast the permits given back); a charge leaves them, as they lapse no later than before.
+     */
+    @Override
+    public CompletionStage<Quota> charge(RateLimitPolicy policy, String key, long permits) {
+        long bounded = policy.checkCharge(permits);
+        String tag = RateLimitKeys.hashTag(policy.name(), key);
+        return scripts.charge(policy, tag, bounded, sentMicros(policy), values -> {
+            if (bounded < 0) {
+                refusals.forget(tag);
+            }
+            return ScriptReply.ofOne(policy, values).quota();
+        });
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.guard.ratelimit.redis;
 
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterBackendException;
 
@@ -11,9 +12,15 @@ import java.util.function.Supplier;
 
 /**
  * A script's answer: the decision, plus the instant (microseconds, on the clock the script used) at which it was
- * taken, which tests use to check admissions against the policy on the server's own timeline.
+ * taken, which tests use to check admissions against the policy on the server's own timeline, and the key's balance
+ * in permits, which a TOKEN_BUCKET in debt answers negative (the decision's {@code remaining} is then 0).
  */
-record ScriptReply(Decision decision, long nowMicros) {
+record ScriptReply(Decision decision, long nowMicros, long balance) {
+
+    /** A reply whose balance is what remains (a refusal remembered in process). */
+    ScriptReply(Decision decision, long nowMicros) {
+        this(decision, nowMicros, decision.remaining());
+    }
 
     /**
      * Reads one limit's row of a {@code decide.lua} reply: {@code allowed, remaining, retryAfter, resetAfter, now},
@@ -29,9 +36,14 @@ record ScriptReply(Decision decision, long nowMicros) {
                     new IllegalStateException(String.valueOf(values.get(from + 1))));
         }
         long[] row = DecideScript.numbers(values, from + 1, DecideScript.ROW - 1);
-        Decision decision = new Decision(allowed == 1, row[0], Duration.of(row[1], ChronoUnit.MICROS),
+        Decision decision = new Decision(allowed == 1, Math.max(0, row[0]), Duration.of(row[1], ChronoUnit.MICROS),
                 Duration.of(row[2], ChronoUnit.MICROS), policy.rate());
-        return new ScriptReply(decision, row[3]);
+        return new ScriptReply(decision, row[3], row[0]);
+    }
+
+    /** The quota this reply to a peek or a charge shows, with the debt a negative balance is. */
+    Quota quota() {
+        return Quota.of(decision, balance);
     }
 
     /** The reply to an entry of one limit: {@code 1}, then the limit's row (see {@code decide.lua}). */

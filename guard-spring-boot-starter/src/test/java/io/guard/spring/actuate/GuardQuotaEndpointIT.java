@@ -44,6 +44,8 @@ class GuardQuotaEndpointIT {
         assertThat(quota.path("remaining").asLong()).isEqualTo(1);
         assertThat(quota.path("retryAfterMs").asLong()).isZero();
         assertThat(quota.path("resetAfterMs").asLong()).isPositive();
+        assertThat(quota.path("debt").isNumber()).as("the debt, 0 for a limit without cost").isTrue();
+        assertThat(quota.path("debt").asLong()).isZero();
         assertThat(second.json().path("remaining").asLong()).isEqualTo(1);
         assertThat(LimitedService.rejections(() -> limited.quota("reader"), 2)).as("one permit was left").isEqualTo(1);
     }

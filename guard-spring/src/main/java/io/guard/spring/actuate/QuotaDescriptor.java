@@ -14,13 +14,15 @@ import java.time.Duration;
  * @param remaining    permits available now
  * @param retryAfterMs time until one permit is available; 0 when {@code remaining} is at least 1
  * @param resetAfterMs time until the quota is whole again; 0 when nothing is in use
+ * @param debt         permits charged beyond the quota by costs known after their calls ({@code @RateLimit(cost)});
+ *                     while positive, {@code retryAfterMs} is when the refill has paid it back; 0 otherwise
  */
 public record QuotaDescriptor(String name, String key, long limit, long remaining, long retryAfterMs,
-                              long resetAfterMs) {
+                              long resetAfterMs, long debt) {
 
     static QuotaDescriptor of(String name, String key, Quota quota) {
         return new QuotaDescriptor(name, key, quota.limit(), quota.remaining(), ceilMillis(quota.retryAfter()),
-                ceilMillis(quota.resetAfter()));
+                ceilMillis(quota.resetAfter()), quota.debt());
     }
 
     private static long ceilMillis(Duration duration) {

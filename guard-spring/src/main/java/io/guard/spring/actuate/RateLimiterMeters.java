@@ -2,6 +2,7 @@ package io.guard.spring.actuate;
 
 import io.guard.ratelimit.BackendFailureReason;
 import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimitObserver;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.micrometer.core.instrument.Counter;
@@ -23,9 +24,13 @@ final class RateLimiterMeters implements RateLimitObserver {
     static final String REQUESTS = "guard.ratelimit.requests";
     static final String BACKEND_LATENCY = "guard.ratelimit.backend.latency";
     static final String BACKEND_FAILURES = "guard.ratelimit.backend.failures";
+    static final String CHARGES = "guard.ratelimit.charges";
+    static final String CHARGED_PERMITS = "guard.ratelimit.charges.permits";
 
     private final MeterRegistry registry;
     private final Map<String, Meters> byName = new ConcurrentHashMap<>();
+    /** Only limits that charge a cost after the call get these, on their first charge. */
+    private final Map<String, ChargeMeters> charges = new ConcurrentHashMap<>();
 
     RateLimiterMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -50,6 +55,17 @@ final class RateLimiterMeters implements RateLimitObserver {
         meters.latency.record(latencyNanos, TimeUnit.NANOSECONDS);
     }
 
+    @Override
+    public void onCharge(RateLimitPolicy policy, long permits, Quota quota, Throwable error) {
+        ChargeMeters meters = charges.computeIfAbsent(policy.name(), name -> new ChargeMeters(registry, name));
+        if (error != null) {
+            meters.failed.increment();
+            return;
+        }
+        (quota.debt() > 0 ? meters.inDebt : meters.inCredit).increment();
+        (permits >= 0 ? meters.charged : meters.refunded).increment(Math.abs((double) permits));
+    }
+
     /** Creates the meters of a limiter up front, so they show (as zero) before its first request. */
     void register(String name) {
         meters(name);
@@ -58,6 +74,34 @@ final class RateLimiterMeters implements RateLimitObserver {
     private Meters meters(String name) {
         Meters meters = byName.get(name);
         return meters != null ? meters : byName.computeIfAbsent(name, n -> new Meters(registry, n));
+    }
+
+    /** What costs after the call did to one limit: charges by outcome, permits charged and given back. */
+    private static final class ChargeMeters {
+        final Counter inCredit;
+        final Counter inDebt;
+        final Counter failed;
+        final Counter charged;
+        final Counter refunded;
+
+        ChargeMeters(MeterRegistry registry, String name) {
+            inCredit = charges(registry, name, "in-credit");
+            inDebt = charges(registry, name, "in-debt");
+            failed = charges(registry, name, "failed");
+            charged = permits(registry, name, "charged");
+            refunded = permits(registry, name, "refunded");
+        }
+
+        private static Counter charges(MeterRegistry registry, String name, String outcome) {
+            return Counter.builder(CHARGES).tags("name", name, "outcome", outcome)
+                    .description("Costs charged after the call, by the key's balance after them").register(registry);
+        }
+
+        private static Counter permits(MeterRegistry registry, String name, String direction) {
+            return Counter.builder(CHARGED_PERMITS).tags("name", name, "direction", direction)
+                    .description("Permits charged after the call beyond the estimate, or given back")
+                    .register(registry);
+        }
     }
 
     private static final class Meters {

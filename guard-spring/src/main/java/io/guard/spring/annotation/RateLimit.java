@@ -69,8 +69,29 @@ public @interface RateLimit {
     /** Algorithm name ({@code SLIDING_LOG}, {@code TOKEN_BUCKET}, {@code FIXED_WINDOW}); empty = from configuration. */
     String algorithm() default "";
 
-    /** Permits one call takes: SpEL over the parameters, or a number; empty = 1. */
+    /**
+     * Permits one call takes when admitted: SpEL over the parameters, or a number; empty = 1. With {@link #cost()},
+     * the estimate taken at admission, which may be 0: the call is then admitted while the key is not in debt.
+     */
     String permits() default "";
+
+    /**
+     * What the call consumed, known only once it returned (tokens of a language model, rows, bytes): SpEL over the
+     * parameters, {@code #result} (the method's result; for a {@code CompletionStage}, a {@code Mono} or a Kotlin
+     * suspend function, the value it completed with) and beans, e.g. {@code "#result.usage.totalTokens"}. After the
+     * call, {@code cost - permits} is charged to the key (given back when negative), atomically, whatever is left:
+     * the balance may go into debt, and the following calls are refused until the refill has paid it back. Needs a
+     * {@code TOKEN_BUCKET} limit without a lease; not for a {@code Flux} or {@code Flow}. Empty: no cost after the
+     * call. See docs/cost.md.
+     */
+    String cost() default "";
+
+    /**
+     * What a call that threw is charged, with {@link #cost()}: {@code estimate} (the permits taken at admission stay
+     * charged), {@code none} (they are given back), or SpEL over the parameters and {@code #exception}, e.g.
+     * {@code "#exception.tokensUsed"}. Empty = {@code estimate}.
+     */
+    String costOnFailure() default "";
 
     /** {@code GLOBAL} or {@code PER_INSTANCE}; empty = from configuration. */
     String scope() default "";

@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.CostCharges;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.method.GuardedMethods;
@@ -45,7 +46,8 @@ public final class GuardAdvisors {
         Supplier<Limiting> limiting = SingletonSupplier.of(() -> new Limiting(limiter.get(), missingKey,
                 live.get()));
         var interceptor = new RateLimitInterceptor(lazyMethods, limiting, sinks,
-                ReactiveGuards.detect(GuardAdvisors.class.getClassLoader()), active(observations));
+                ReactiveGuards.detect(GuardAdvisors.class.getClassLoader()), active(observations),
+                SingletonSupplier.of(() -> new CostCharges(limiter.get())));
         return advisor(GuardAnnotations::hasRateLimit, interceptor, order);
     }
 

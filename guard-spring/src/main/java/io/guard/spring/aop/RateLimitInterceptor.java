@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.CostCharges;
 import io.guard.spring.ratelimit.LimitRequest;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.GuardedMethod;
@@ -35,18 +36,22 @@ final class RateLimitInterceptor implements MethodInterceptor {
     private final RateLimitDecisionSinks sinks;
     private final ReactiveGuards reactive;
     private final Supplier<GuardObservations> observations;
+    private final Supplier<CostCharges> charges;
 
     /**
      * Suppliers, so that the beans behind them are created on the first call, not while proxies are made;
-     * {@code observations} answers null when decisions are not observed.
+     * {@code observations} answers null when decisions are not observed; {@code charges} is asked only by methods
+     * whose limits charge a cost after the call.
      */
     RateLimitInterceptor(Supplier<GuardedMethods> methods, Supplier<Limiting> limiting, RateLimitDecisionSinks sinks,
-                         ReactiveGuards reactive, Supplier<GuardObservations> observations) {
+                         ReactiveGuards reactive, Supplier<GuardObservations> observations,
+                         Supplier<CostCharges> charges) {
         this.methodsSupplier = methods;
         this.limitingSupplier = limiting;
         this.sinks = sinks;
         this.reactive = reactive;
         this.observations = observations;
+        this.charges = charges;
     }
 
     @Override
@@ -71,8 +76,10 @@ final class RateLimitInterceptor implements MethodInterceptor {
         return switch (guarded.returnKind()) {
             case SYNC -> {
                 DecisionObservation observed = observing == null ? null : observing.decision(guarded, null);
+                List<LimitRequest> evaluated;
                 try (Observation.Scope scope = observed == null ? null : observed.openScope()) {
-                    limiting.acquire(onThisThread.get(), observed == null ? sink : observed.sink(sink));
+                    evaluated = onThisThread.get();
+                    limiting.acquire(evaluated, observed == null ? sink : observed.sink(sink));
                 } catch (RateLimitExceededException refusal) {
                     RefusedCall refused = new RefusedCall(guarded, target, args);
                     end(observed, refusal, refused);
@@ -82,7 +89,9 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     throw failure;
                 }
                 end(observed, null);
-                yield invocation.proceed();
+                yield guarded.charged()
+                        ? charged(guarded, args, target, targetClass, evaluated).sync(invocation::proceed)
+                        : invocation.proceed();
             }
             case COMPLETION_STAGE -> {
                 // Decided on the caller's thread, as Resilience4j does, so that the body runs there with its
@@ -107,7 +116,9 @@ final class RateLimitInterceptor implements MethodInterceptor {
                     yield CompletableFuture.failedFuture(failure);
                 }
                 end(observed, null);
-                yield invocation.proceed();
+                yield guarded.charged()
+                        ? charged(guarded, args, target, targetClass, evaluated).stage(invocation::proceed)
+                        : invocation.proceed();
             }
             case MONO, FLUX, FLOW -> {
                 Function<CurrentRequest, List<LimitRequest>> requests = request -> limiting.requests(guarded.limits(),
@@ -120,10 +131,17 @@ final class RateLimitInterceptor implements MethodInterceptor {
                                 readsPrincipal(guarded.limits())),
                         sink, new RefusedCall(guarded, target, args),
                         flow ? Flows.publishing(Invocations.repeatable(invocation)) : Invocations.repeatable(invocation),
-                        observing == null ? null : parent -> observing.decision(guarded, (Observation) parent));
+                        observing == null ? null : parent -> observing.decision(guarded, (Observation) parent),
+                        guarded.charged() ? admitted -> charged(guarded, args, target, targetClass, admitted) : null);
                 yield flow ? Flows.flow(limited) : limited;
             }
         };
+    }
+
+    private ChargedCall charged(GuardedMethod guarded, Object[] args, Object target, Class<?> targetClass,
+                                List<LimitRequest> admitted) {
+        return new ChargedCall(charges.get(), methodsSupplier.get().contexts(), guarded.method(), args, target,
+                targetClass, admitted);
     }
 
     private static void end(DecisionObservation observed, Throwable outcome) {

@@ -1,5 +1,6 @@
 package io.guard.spring.aop;
 
+import io.guard.spring.ratelimit.LimitRequest;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.ReturnKind;
 import io.guard.spring.observation.BreakerObservation;
@@ -7,6 +8,7 @@ import io.guard.spring.observation.DecisionObservation;
 import io.guard.spring.ratelimit.RateLimitDecisionSink;
 import org.springframework.util.ClassUtils;
 
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -27,10 +29,13 @@ interface ReactiveGuards {
      * the method's publisher only when all of them granted, else to the refusing limit's fallback (or fails with the
      * refusal). The sink is taken from the Reactor context, else {@code assemblySink}. Each decision is observed
      * when {@code observe} is not null: it starts an observation under the parent the subscription's context holds
-     * (an {@code io.micrometer.observation.Observation}, or null), and may answer null.
+     * (an {@code io.micrometer.observation.Observation}, or null), and may answer null. With {@code charging}
+     * (null: no limit charges a cost), a {@code Mono}'s value or error is charged, as the {@link ChargedCall} made of
+     * the subscription's admitted requests charges it, before the subscriber sees it.
      */
     Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests, RateLimitDecisionSink assemblySink,
-                 RefusedCall refused, Proceed call, Function<Object, DecisionObservation> observe);
+                 RefusedCall refused, Proceed call, Function<Object, DecisionObservation> observe,
+                 Function<List<LimitRequest>, ChargedCall> charging);
 
     /**
      * A publisher that, on each subscription, runs one call through the breaker; {@code observe} (null: not

@@ -43,7 +43,20 @@ final class ReactorGuards implements ReactiveGuards {
     @Override
     public Object limit(ReturnKind kind, Limiting limiting, DeferredRequests requests,
                         RateLimitDecisionSink assemblySink, RefusedCall refused, Proceed call,
-                        Function<Object, DecisionObservation> observe) {
+                        Function<Object, DecisionObservation> observe,
+                        Function<List<LimitRequest>, ChargedCall> charging) {
+        if (charging != null) { // a Mono (start-up refuses a cost on a Flux); each subscription charges its own
+            return Mono.defer(() -> {
+                AtomicReference<List<LimitRequest>> admitted = new AtomicReference<>(List.of());
+                DeferredRequests remembered = new DeferredRequests(request -> {
+                    List<LimitRequest> evaluated = requests.evaluate().apply(request);
+                    admitted.set(evaluated);
+                    return evaluated;
+                }, requests.callingThread(), requests.readsPrincipal());
+                return Mono.from(publisher(() -> limit(ReturnKind.MONO, limiting, remembered, assemblySink, refused,
+                        () -> charged(charging.apply(admitted.get()), publisher(call)), observe, null)));
+            });
+        }
         Mono<Void> permits = Mono.deferContextual(context -> {
             RateLimitDecisionSink sink = context.getOrDefault(RateLimitDecisionSink.class, assemblySink);
             DecisionObservation observed = observe == null ? null
@@ -91,6 +104,22 @@ final class ReactorGuards implements ReactiveGuards {
         // body (or fallback) must not run: it could not even make a synchronous call to the same client there.
         return decided.isDone() ? Mono.fromFuture(decided)
                 : Mono.fromFuture(decided).publishOn(Schedulers.boundedElastic());
+    }
+
+    /**
+     * The method's {@code Mono} with its value (null when empty) or error charged before the subscriber sees it; the
+     * outcome itself stays the method's.
+     */
+    private static Mono<Object> charged(ChargedCall charged, Publisher<Object> source) {
+        return Mono.from(source)
+                .flatMap(value -> after(charged.returned(value)).thenReturn(value))
+                .switchIfEmpty(Mono.defer(() -> after(charged.returned(null)).then(Mono.empty())))
+                .onErrorResume(error -> after(charged.threw(error)).then(Mono.error(error)));
+    }
+
+    /** A charge's completion, continued off the limiter's I/O thread when it was not done at once (as decisions). */
+    private static Mono<Void> after(CompletableFuture<Void> charge) {
+        return charge.isDone() ? Mono.empty() : Mono.fromFuture(charge).publishOn(Schedulers.boundedElastic());
     }
 
     /** The fallback's publisher for a refusal, or the refusal itself when the limit has no fallback. */

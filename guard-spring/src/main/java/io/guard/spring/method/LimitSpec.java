@@ -34,12 +34,13 @@ import java.util.List;
  * @param keyParameter      the index of the parameter that {@code key} is when it is nothing else ({@code #userId}),
  *                          read from the call's arguments without SpEL; -1 when {@code key} is evaluated
  * @param lease             how its decisions lease (its tiers' too): {@link LeaseSize#OFF} for exact
+ * @param cost              what is charged after the call ({@code cost}); null when nothing is
  */
 public record LimitSpec(String name, RateLimitPolicy policy, TierSpec tiers, Expression condition, Expression key,
                         long permits, Expression permitsExpression, Duration timeout, String message,
                         boolean httpHeaders, boolean shadow, FallbackMethods fallback, AnnotationSite site,
                         KeyResolverBean keyResolver, boolean readsPrincipal, int keyParameter,
-                        LeaseSize lease) {
+                        LeaseSize lease, CostSpec cost) {
 
     /**
      * Whether deciding a call needs the call's evaluation context: some condition, key, permits, tier or resolver

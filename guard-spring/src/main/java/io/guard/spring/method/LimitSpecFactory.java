@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Turns a {@link RateLimit} into a {@link LimitSpec}: layers {@code guard.rate-limit.instances.<name>} over the
@@ -98,9 +99,12 @@ public final class LimitSpecFactory {
                 || GuardExpressionParser.references(key, CurrentRequest.PRINCIPAL)
                 || (tierSpec != null && GuardExpressionParser.references(tierSpec.expression(), CurrentRequest.PRINCIPAL))
                 || GuardExpressionParser.references(permitsExpression, CurrentRequest.PRINCIPAL);
+        CostSpec cost = CostSpec.of(annotation, site, tierSpec == null ? Set.of(policy) : tierSpec.policies(),
+                Stream.concat(Stream.of(settings), tiers.apply(name).tiers().values().stream().map(settings::forTier))
+                        .toList(), parser);
         return new LimitSpec(name, policy, tierSpec, condition, key, permits, permitsExpression, settings.timeout(),
                 message, httpHeaders, settings.shadow(), fallback, site, keyResolver, readsPrincipal,
-                parser.parameterOnly(key, site.method()), settings.leaseSize());
+                parser.parameterOnly(key, site.method()), settings.leaseSize(), cost);
     }
 
     private KeyResolverBean keyResolver(RateLimit annotation, AnnotationSite site) {
@@ -204,7 +208,7 @@ public final class LimitSpecFactory {
         boolean httpHeaders = settings.httpHeaders() == null || settings.httpHeaders();
         // No default message fixed here: like an annotation's, it names the policy in force when a call is refused.
         return new LimitSpec(name, policy, null, null, key, permits, null, settings.timeout(), settings.message(),
-                httpHeaders, settings.shadow(), null, site, null, false, -1, settings.leaseSize());
+                httpHeaders, settings.shadow(), null, site, null, false, -1, settings.leaseSize(), null);
     }
 
     /**

@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.time.Duration;
 
+import static io.guard.spring.aop.StartUpFailures.assertStartUpFails;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -159,16 +160,5 @@ class RateLimitTiersTest {
         assertStartUpFails(runner.withBean(Api.class)
                         .withPropertyValues("guard.rate-limit.instances.api.tiers.gold.interval=1m"),
                 "guard.rate-limit.instances.api.tiers.gold' has no rate");
-    }
-
-    private void assertStartUpFails(ApplicationContextRunner failing, String... expected) {
-        failing.run(context -> {
-            assertThat(context).hasFailed();
-            StringBuilder messages = new StringBuilder();
-            for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
-                messages.append(t.getMessage()).append('\n');
-            }
-            assertThat(messages.toString()).contains(expected);
-        });
     }
 }

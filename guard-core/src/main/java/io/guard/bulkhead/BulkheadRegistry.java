@@ -2,6 +2,7 @@ package io.guard.bulkhead;
 
 import io.guard.time.GuardClock;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The named bulkheads of an application: each gets its instance limit if one is configured, else the default.
@@ -55,6 +57,20 @@ public final class BulkheadRegistry {
 
     /** The bulkhead named {@code name}, created with {@code maxConcurrentCalls} if absent (an instance entry wins). */
     public Bulkhead bulkhead(String name, int maxConcurrentCalls) {
+        return getOrCreate(name, () -> new Bulkhead(name, instances.getOrDefault(name, maxConcurrentCalls), clock,
+                eventBufferSize));
+    }
+
+    /**
+     * The bulkhead named {@code name}, created with the limit {@code limit} makes if absent (an adaptive one, say).
+     *
+     * @param retryAfter the {@code Retry-After} hint of its refusals; null for none
+     */
+    public Bulkhead bulkhead(String name, Supplier<ConcurrencyLimit> limit, Duration retryAfter) {
+        return getOrCreate(name, () -> new Bulkhead(name, limit.get(), retryAfter, clock, eventBufferSize));
+    }
+
+    private Bulkhead getOrCreate(String name, Supplier<Bulkhead> create) {
         Bulkhead existing = bulkheads.get(name);
         if (existing != null) {
             return existing;
@@ -68,8 +84,7 @@ public final class BulkheadRegistry {
                 throw new IllegalStateException("Cannot create bulkhead '" + name + "': the registry holds "
                         + bulkheads.size() + " bulkheads, its bound max-bulkheads=" + maxBulkheads);
             }
-            Bulkhead created = new Bulkhead(name, instances.getOrDefault(name, maxConcurrentCalls), clock,
-                    eventBufferSize);
+            Bulkhead created = create.get();
             bulkheads.put(name, created);
             listeners.forEach(l -> l.accept(created));
             return created;

@@ -27,9 +27,10 @@ class BulkheadTest {
         Bulkhead b = new Bulkhead("inventory", 2, clock, 10);
         List<GuardEvent> heard = new ArrayList<>();
         b.addListener(heard::add);
-        assertThat(b.tryAcquire()).isTrue();
-        assertThat(b.tryAcquire()).isTrue();
-        assertThat(b.tryAcquire()).isFalse();
+        Bulkhead.Permit first = b.tryAcquire();
+        assertThat(first).isNotNull();
+        assertThat(b.tryAcquire()).isNotNull();
+        assertThat(b.tryAcquire()).isNull();
         assertThatThrownBy(b::acquire).isInstanceOf(BulkheadFullException.class)
                 .hasMessage("Bulkhead 'inventory' is full: 2 concurrent calls are running");
         assertThat(b.refusedCalls()).isEqualTo(2);
@@ -39,9 +40,9 @@ class BulkheadTest {
             assertThat(e.time()).isEqualTo(clock.instant());
         });
         assertThat(b.recentEvents()).hasSize(2);
-        b.release();
+        first.release();
         assertThat(b.availablePermits()).isEqualTo(1);
-        assertThat(b.tryAcquire()).isTrue();
+        assertThat(b.tryAcquire()).isNotNull();
     }
 
     @Test
@@ -61,11 +62,17 @@ class BulkheadTest {
     }
 
     @Test
-    void extraReleasesCreateNoPermits() {
-        Bulkhead b = new Bulkhead("x", 1, clock, 10);
-        b.release();
-        assertThat(b.tryAcquire()).isTrue();
-        assertThat(b.tryAcquire()).isFalse();
+    void aPermitGivesBackOnceWhateverItIsToldAfterwards() {
+        Bulkhead b = new Bulkhead("x", 2, clock, 10);
+        Bulkhead.Permit permit = b.tryAcquire();
+        Bulkhead.Permit other = b.tryAcquire();
+        permit.onDropped();
+        permit.onSuccess();
+        permit.release();
+        assertThat(b.concurrentCalls()).isEqualTo(1);
+        assertThat(b.tryAcquire()).isNotNull();
+        assertThat(b.tryAcquire()).isNull();
+        other.release();
     }
 
     @Test
@@ -82,10 +89,11 @@ class BulkheadTest {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < 20_000; i++) {
-                        if (b.tryAcquire()) {
+                        Bulkhead.Permit permit = b.tryAcquire();
+                        if (permit != null) {
                             most.accumulateAndGet(inside.incrementAndGet(), Math::max);
                             inside.decrementAndGet();
-                            b.release();
+                            permit.onSuccess();
                         }
                     }
                     return null;

@@ -1,6 +1,8 @@
 package io.guard.sample;
 
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.bulkhead.Bulkhead;
+import io.guard.bulkhead.BulkheadRegistry;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -36,6 +38,9 @@ class DashboardIT {
 
     @Autowired
     CircuitBreakerRegistry breakers;
+
+    @Autowired
+    BulkheadRegistry bulkheads;
 
     Http http;
     HeadlessBrowser browser;
@@ -108,6 +113,25 @@ class DashboardIT {
         awaitState("CLOSED");
         awaitText("#log", "inventory: HALF_OPEN → CLOSED (trial calls succeeded)");
         awaitText("#log", "inventory: OPEN → HALF_OPEN (wait in OPEN ended)");
+    }
+
+    @Test
+    void showsABulkheadsLimitCallsInFlightAndRefusals() {
+        Bulkhead bulkhead = bulkheads.bulkhead("dashboard-bulkhead", 2);
+        Bulkhead.Permit first = bulkhead.tryAcquire();
+        Bulkhead.Permit second = bulkhead.tryAcquire();
+        assertThat(bulkhead.tryAcquire()).as("refused: the bulkhead is full").isNull();
+        try {
+            browser.load("http://127.0.0.1:" + port + "/actuator/guarddashboard");
+            String row = "#bulkheads tr[data-name='dashboard-bulkhead']";
+            awaitText(row + " .in-flight", "2 of 2");
+            awaitText(row + " .limit", "2");
+            awaitText(row + " th", "fixed");
+            awaitText(row, "1 since start");
+        } finally {
+            first.release();
+            second.release();
+        }
     }
 
     /**

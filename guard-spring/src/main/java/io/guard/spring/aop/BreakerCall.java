@@ -3,7 +3,6 @@ package io.guard.spring.aop;
 import io.guard.breaker.CallNotPermittedException;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
-import io.guard.bulkhead.BulkheadFullException;
 import io.guard.refusal.Refusal;
 import io.guard.spring.breaker.ResultRecordedAsFailureException;
 import io.guard.spring.method.BreakerSpec;
@@ -17,7 +16,6 @@ import org.springframework.expression.EvaluationContext;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -39,7 +37,7 @@ final class BreakerCall {
     private final Class<?> targetClass;
     private final Object[] args;
     private final GuardEvaluationContexts contexts;
-    private final AtomicBoolean bulkheadReleased = new AtomicBoolean();
+    private Bulkhead.Permit bulkheadPermit;
     private CircuitBreaker.Permit permit;
     private RuntimeException refusal;
     private BreakerObservation observed;
@@ -74,12 +72,14 @@ final class BreakerCall {
         if (observed != null) {
             observed.admitted(permit.state());
         }
-        if (bulkhead != null && !bulkhead.tryAcquire()) {
-            bulkheadReleased.set(true); // nothing to give back
-            permit.release();
-            refusal = new BulkheadFullException(bulkhead.name(), bulkhead.maxConcurrentCalls());
-            observe(Outcome.BULKHEAD_FULL);
-            return false;
+        if (bulkhead != null) {
+            bulkheadPermit = bulkhead.tryAcquire();
+            if (bulkheadPermit == null) {
+                permit.release();
+                refusal = bulkhead.full();
+                observe(Outcome.BULKHEAD_FULL);
+                return false;
+            }
         }
         return true;
     }
@@ -113,12 +113,15 @@ final class BreakerCall {
 
     /**
      * Arms the breaker's timeout for an asynchronous call: when it passes first, the call is recorded as a failure,
-     * the bulkhead permit is given back and {@code onTimeout} completes the caller's side (fallback or error).
+     * the bulkhead permit is given back as a drop and {@code onTimeout} completes the caller's side (fallback or
+     * error).
      */
     void whenTimedOut(Consumer<TimeoutException> onTimeout) {
         permit.whenTimedOut(error -> {
             observe(Outcome.TIMEOUT);
-            releaseBulkhead();
+            if (bulkheadPermit != null) {
+                bulkheadPermit.onDropped();
+            }
             onTimeout.accept(error);
         });
     }
@@ -133,7 +136,9 @@ final class BreakerCall {
             permit.onResult(value);
             observe(Outcome.SUCCESS);
         }
-        releaseBulkhead();
+        if (bulkheadPermit != null) {
+            bulkheadPermit.onSuccess(); // an answer, even one recorded as a failure: its latency is a sample
+        }
     }
 
     private boolean recordsAsFailure(Object value) {
@@ -155,7 +160,8 @@ final class BreakerCall {
 
     /**
      * Reports an error and returns whether it may go to the fallback: recorded failures (timeouts included) may;
-     * ignored errors, rate-limit refusals and cancellations may not.
+     * ignored errors, rate-limit refusals and cancellations may not. A timeout is a drop for an adaptive bulkhead;
+     * other errors give its permit back without a sample (a fast failure says nothing about the downstream's load).
      */
     boolean onError(Throwable error) {
         try {
@@ -167,6 +173,9 @@ final class BreakerCall {
             }
             if (error instanceof TimeoutException timeout && !timeout().isZero()) {
                 observe(Outcome.TIMEOUT);
+                if (bulkheadPermit != null) {
+                    bulkheadPermit.onDropped();
+                }
                 permit.onTimeout(timeout);
                 return true;
             }
@@ -178,10 +187,10 @@ final class BreakerCall {
         }
     }
 
-    /** Once per call, whichever answer comes first (a timeout and a late completion may both arrive). */
+    /** The permit counts once, whichever answer comes first (a timeout and a late completion may both arrive). */
     private void releaseBulkhead() {
-        if (bulkhead != null && bulkheadReleased.compareAndSet(false, true)) {
-            bulkhead.release();
+        if (bulkheadPermit != null) {
+            bulkheadPermit.release();
         }
     }
 

@@ -46,7 +46,8 @@ class GuardRuntimeHints implements RuntimeHintsRegistrar {
             "org.springframework.boot.EnvironmentPostProcessor",
             "io.lettuce.core.RedisClient",
             "org.springframework.data.redis.connection.RedisConnectionFactory",
-            "org.redisson.api.RedissonClient");
+            "org.redisson.api.RedissonClient",
+            "com.netflix.concurrency.limits.Limit");
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {

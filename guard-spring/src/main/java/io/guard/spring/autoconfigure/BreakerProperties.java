@@ -2,6 +2,8 @@ package io.guard.spring.autoconfigure;
 
 import io.guard.breaker.CircuitBreakerConfig.SlidingWindowType;
 import io.guard.breaker.State;
+import io.guard.spring.bulkhead.AdaptiveLimitProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import java.time.Duration;
 import java.util.List;
@@ -69,8 +71,12 @@ public class BreakerProperties {
     /** CompletableFuture, Mono and Flux calls still running after this long fail with a TimeoutException, are cancelled and count as failures; 0 is no timeout (default 0). */
     private Duration timeout;
 
-    /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead (default: the annotation's maxConcurrentCalls, else 0). */
-    private Integer maxConcurrentCalls;
+    /** Bulkhead: at most this many calls of this breaker run at once, the next is refused like an open breaker; 0 is no bulkhead; 'adaptive' is a limit that moves with the latency (adaptive-limit.*) (default: the annotation's maxConcurrentCalls, else 0). */
+    private String maxConcurrentCalls;
+
+    /** The adaptive limit's algorithm and settings, when max-concurrent-calls is 'adaptive' (default: guard.circuit-breaker.defaults.adaptive-limit, else Gradient2 from 20 calls within [1, 200]). */
+    @NestedConfigurationProperty
+    private AdaptiveLimitProperties adaptiveLimit;
 
     /** Whether the exception of a refused call (CallNotPermittedException) carries a stack trace, as Resilience4j's does unless told otherwise (default false). */
     private Boolean writableStackTraceEnabled;
@@ -115,12 +121,20 @@ public class BreakerProperties {
         this.writableStackTraceEnabled = writableStackTraceEnabled;
     }
 
-    public Integer getMaxConcurrentCalls() {
+    public String getMaxConcurrentCalls() {
         return maxConcurrentCalls;
     }
 
-    public void setMaxConcurrentCalls(Integer maxConcurrentCalls) {
+    public void setMaxConcurrentCalls(String maxConcurrentCalls) {
         this.maxConcurrentCalls = maxConcurrentCalls;
+    }
+
+    public AdaptiveLimitProperties getAdaptiveLimit() {
+        return adaptiveLimit;
+    }
+
+    public void setAdaptiveLimit(AdaptiveLimitProperties adaptiveLimit) {
+        this.adaptiveLimit = adaptiveLimit;
     }
 
     public Float getFailureRateThreshold() {

@@ -77,18 +77,6 @@ public final class CircuitBreakerConfigs {
     }
 
     /**
-     * The bulkhead bound of breaker {@code name}: its instance property, else the defaults property, else what the
-     * annotation asks for; 0 means none. A negative property stopped start-up before ({@link PropertyMistakes}), a
-     * negative annotation attribute too (the annotation's check).
-     */
-    static int maxConcurrentCalls(CircuitBreakerProperties properties, String name, int annotated) {
-        BreakerProperties instance = properties.getInstances().get(name);
-        Integer configured = instance != null && instance.getMaxConcurrentCalls() != null
-                ? instance.getMaxConcurrentCalls() : properties.getDefaults().getMaxConcurrentCalls();
-        return configured != null ? configured : annotated;
-    }
-
-    /**
      * A restricted record-exceptions list would turn results flagged by {@code recordResult} into successes; they
      * are failures by the user's own expression, so they stay recorded.
      */

@@ -63,8 +63,8 @@ import java.util.Map;
 @EnableConfigurationProperties(GuardProperties.class)
 @Import({GuardAutoProxyRegistrar.class, GuardRedissonClientConfiguration.class,
         GuardRateLimiterBackendConfiguration.class, GuardWebMvcConfiguration.class, GuardWebFluxConfiguration.class,
-        GuardRoutesConfiguration.class, GuardRefreshConfiguration.class, GuardObservationConfiguration.class,
-        GuardResilientMethodsConfiguration.class})
+        GuardRoutesConfiguration.class, GuardServerLimitConfiguration.class, GuardRefreshConfiguration.class,
+        GuardObservationConfiguration.class, GuardResilientMethodsConfiguration.class})
 public class GuardAutoConfiguration {
 
     /**
@@ -125,13 +125,10 @@ public class GuardAutoConfiguration {
                                          CircuitBreakerRegistry breakers, LiveLimits limiters,
                                          BulkheadRegistry bulkheads, GuardLeases leases) {
         RateLimitProperties limits = properties.getRateLimit();
-        CircuitBreakerProperties breakerProperties = properties.getCircuitBreaker();
+        BreakerBulkheads breakerBulkheads = new BreakerBulkheads(properties.getCircuitBreaker(), bulkheads);
         return new GuardedMethods(beanFactory, limits::instanceSettings, limits::instanceTiers,
                 limits.getDefaults().toSettings(),
-                breakers::circuitBreaker, (name, annotated) -> {
-                    int max = CircuitBreakerConfigs.maxConcurrentCalls(breakerProperties, name, annotated);
-                    return max > 0 ? bulkheads.bulkhead(name, max) : null;
-                }, limiters::configure, leases::resolved);
+                breakers::circuitBreaker, breakerBulkheads::bulkhead, limiters::configure, leases::resolved);
     }
 
     /** Run-time overrides kept in process, when the backend keeps none of its own (Redis does). */
@@ -151,7 +148,10 @@ public class GuardAutoConfiguration {
                 Duration.ofSeconds(5), guardTimer);
     }
 
-    /** The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name. */
+    /**
+     * The bulkheads of {@code @CircuitBreaker} methods that set max-concurrent-calls, one per breaker name, and the
+     * server-wide limit's ({@code guard.server-limit}).
+     */
     @Bean
     @ConditionalOnMissingBean
     public BulkheadRegistry guardBulkheadRegistry(GuardProperties properties) {

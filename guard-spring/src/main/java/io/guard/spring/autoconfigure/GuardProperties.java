@@ -21,6 +21,10 @@ public class GuardProperties {
     @NestedConfigurationProperty
     private RateLimitProperties rateLimit = new RateLimitProperties();
 
+    /** A server-wide adaptive limit on incoming requests. */
+    @NestedConfigurationProperty
+    private ServerLimitProperties serverLimit = new ServerLimitProperties();
+
     /** Recent-event buffers. */
     private final Events events = new Events();
 
@@ -52,6 +56,14 @@ public class GuardProperties {
 
     public void setRateLimit(RateLimitProperties rateLimit) {
         this.rateLimit = rateLimit;
+    }
+
+    public ServerLimitProperties getServerLimit() {
+        return serverLimit;
+    }
+
+    public void setServerLimit(ServerLimitProperties serverLimit) {
+        this.serverLimit = serverLimit;
     }
 
     public Events getEvents() {

@@ -26,7 +26,7 @@ public class GuardRouteFilter extends OncePerRequestFilter implements Ordered {
      * forwarded client's, and inside {@link GuardServletAnswerFilter}; ahead of Spring Security (-100), so that a
      * flood is turned away before it costs an authentication.
      */
-    static final int ORDER = GuardServletAnswerFilter.ORDER + 1;
+    static final int ORDER = ServerLimitFilter.ORDER + 1;
 
     private final RouteLimits routes;
     private final GuardServletExceptionHandler answers;

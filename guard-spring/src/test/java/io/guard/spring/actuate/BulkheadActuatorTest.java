@@ -2,6 +2,9 @@ package io.guard.spring.actuate;
 
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.event.GuardEvent;
+import io.guard.spring.bulkhead.AdaptiveAlgorithm;
+import io.guard.spring.bulkhead.AdaptiveLimitProperties;
+import io.guard.spring.bulkhead.AdaptiveLimits;
 import io.guard.time.ManualClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,7 @@ class BulkheadActuatorTest {
         inventory.tryAcquire();
         var report = new GuardEndpoint(new GuardRegistries(null, null, bulkheads)).guard();
         assertThat(report.bulkheads()).containsOnlyKeys("inventory");
-        assertThat(report.bulkheads().get("inventory")).isEqualTo(new BulkheadDescriptor(2, 2, 2, 1));
+        assertThat(report.bulkheads().get("inventory")).isEqualTo(new BulkheadDescriptor(2, 2, 2, 1, "fixed"));
         assertThat(new GuardRegistries(null, null, bulkheads).recentEvents()).singleElement()
                 .satisfies(e -> assertThat(e.source()).isEqualTo(GuardEvent.Source.BULKHEAD));
     }
@@ -42,5 +45,25 @@ class BulkheadActuatorTest {
                 .count()).isEqualTo(1);
         assertThat(meters.get("guard.bulkhead.calls").tags("name", "later", "result", "refused").functionCounter()
                 .count()).isEqualTo(1);
+    }
+
+    @Test
+    void anAdaptiveBulkheadShowsWhereItsLimitStandsNowInTheEndpointAndTheMeters() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        new GuardMetrics(null, null, bulkheads).bindTo(meters);
+        AdaptiveLimitProperties settings = new AdaptiveLimitProperties();
+        settings.setAlgorithm(AdaptiveAlgorithm.AIMD);
+        settings.setInitialLimit(10);
+        settings.setBackoffRatio(0.5);
+        var adaptive = bulkheads.bulkhead("adaptive", () -> AdaptiveLimits.create(settings), null);
+        adaptive.tryAcquire().onDropped();
+        var running = adaptive.tryAcquire();
+        assertThat(meters.get("guard.bulkhead.max.concurrent.calls").tag("name", "adaptive").gauge().value())
+                .isEqualTo(5);
+        assertThat(meters.get("guard.bulkhead.concurrent.calls").tag("name", "adaptive").gauge().value())
+                .isEqualTo(1);
+        assertThat(new GuardEndpoint(new GuardRegistries(null, null, bulkheads)).guard().bulkheads().get("adaptive"))
+                .isEqualTo(new BulkheadDescriptor(5, 1, 2, 0, "aimd"));
+        running.release();
     }
 }

@@ -4,7 +4,6 @@ import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.ratelimit.RateLimitExceededException;
 import io.guard.spring.test.AutoConfigs;
-import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,21 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.context.WebApplicationContext;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -103,17 +97,10 @@ class ServletAnswersBeyondControllersTest {
         }
     }
 
-    /** The filters of the context in their order, as Spring Boot registers them with the servlet container. */
-    private static MockMvc mvc(WebApplicationContext context) {
-        List<Filter> filters = new ArrayList<>(context.getBeansOfType(Filter.class).values());
-        AnnotationAwareOrderComparator.sort(filters);
-        return MockMvcBuilders.webAppContextSetup(context).addFilters(filters.toArray(Filter[]::new)).build();
-    }
-
     @Test
     void aRefusalInAServletFilterAnswers429() {
         runner.run(context -> {
-            MockMvc mvc = mvc(context);
+            MockMvc mvc = FilteredMockMvc.of(context);
             mvc.perform(post("/login")).andExpect(status().isOk()).andExpect(content().string("welcome"));
             mvc.perform(post("/login"))
                     .andExpect(status().isTooManyRequests())
@@ -128,7 +115,7 @@ class ServletAnswersBeyondControllersTest {
     @Test
     void theApplicationsOwnHandlerForAGuardExceptionWins() {
         runner.withBean(OwnAnswers.class).run(context -> {
-            MockMvc mvc = mvc(context);
+            MockMvc mvc = FilteredMockMvc.of(context);
             mvc.perform(post("/search")).andExpect(status().isOk());
             mvc.perform(post("/search"))
                     .andExpect(status().isIAmATeapot())

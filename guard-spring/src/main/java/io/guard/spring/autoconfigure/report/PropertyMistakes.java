@@ -65,6 +65,7 @@ public final class PropertyMistakes {
         if (breakers.getMaxBreakers() < 1) {
             found.add(new Mistake(BREAKERS + "max-breakers", breakers.getMaxBreakers(), "must be at least 1"));
         }
+        BulkheadMistakes.serverLimit(properties, found);
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
@@ -88,11 +89,7 @@ public final class PropertyMistakes {
     /** The breaker's configuration, or null when it cannot be built (its mistakes are then in {@code found}). */
     private static CircuitBreakerConfig breaker(CircuitBreakerConfig base, BreakerProperties properties,
                                                 BreakerProperties inherited, String prefix, List<Mistake> found) {
-        Integer maxConcurrentCalls = properties.getMaxConcurrentCalls();
-        if (maxConcurrentCalls != null && maxConcurrentCalls < 0) {
-            found.add(new Mistake(prefix + ".max-concurrent-calls", maxConcurrentCalls,
-                    "must not be negative: 0 for no bulkhead, else the bound"));
-        }
+        BulkheadMistakes.breaker(properties, prefix, found);
         try {
             return CircuitBreakerConfigs.build(base, properties, inherited);
         } catch (IllegalArgumentException | NullPointerException whole) {

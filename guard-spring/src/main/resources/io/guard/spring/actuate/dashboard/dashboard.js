@@ -12,6 +12,7 @@
 
   const breakers = new Map();    // name -> breaker view model
   const limiters = new Map();    // name -> limiter view model
+  const bulkheads = new Map();   // name -> bulkhead view model
   let stream = null;
   let everConnected = false;
   let dirty = true;
@@ -69,6 +70,16 @@
     return l;
   }
 
+  function bulkhead(name) {
+    let k = bulkheads.get(name);
+    if (!k) {
+      k = { name, kind: 'fixed', current: null, currentAt: 0,
+            limits: new Ring(RATE_SAMPLES), inFlight: new Ring(RATE_SAMPLES), refused: new Ring(RATE_SAMPLES) };
+      bulkheads.set(name, k);
+    }
+    return k;
+  }
+
   function num(v, fallback) { return typeof v === 'number' && isFinite(v) ? v : fallback; }
 
   function applySnapshot(json, at) {
@@ -104,6 +115,21 @@
       l.statsAt = at;
     }
     for (const name of [...limiters.keys()]) if (!seenL.has(name)) limiters.delete(name);
+    const seenK = new Set();
+    for (const [name, d] of Object.entries(json.bulkheads || {})) {
+      seenK.add(name);
+      const k = bulkhead(name);
+      k.kind = d.limit || 'fixed';
+      k.limits.push({ t: at, v: num(d.maxConcurrentCalls, 0) });
+      k.inFlight.push({ t: at, v: num(d.concurrentCalls, 0) });
+      if (k.current && at > k.currentAt) {
+        const seconds = (at - k.currentAt) / 1000;
+        k.refused.push({ t: at, v: Math.max(0, num(d.refusedCalls, 0) - num(k.current.refusedCalls, 0)) / seconds });
+      }
+      k.current = d;
+      k.currentAt = at;
+    }
+    for (const name of [...bulkheads.keys()]) if (!seenK.has(name)) bulkheads.delete(name);
     leases = json.leases || null;
     dirty = true;
   }
@@ -356,6 +382,12 @@
     return score;
   }
 
+  function bulkheadTrouble(k) {
+    const d = k.current || {};
+    const refused = k.refused.last();
+    return (refused && refused.v > 0 ? 5 : 0) + (num(d.concurrentCalls, 0) >= num(d.maxConcurrentCalls, 1) ? 1 : 0);
+  }
+
   function sorted(map, trouble) {
     return [...map.values()].sort((a, b) => trouble(b) - trouble(a) || a.name.localeCompare(b.name));
   }
@@ -423,6 +455,21 @@
           : 'exact: every decision in the backend')));
   }
 
+  function bulkheadRow(k, now) {
+    const d = k.current || {};
+    const limit = num(d.maxConcurrentCalls, 0), inFlight = num(d.concurrentCalls, 0);
+    const refused = (k.refused.last() || { v: 0 }).v;
+    return el('tr', { 'data-name': k.name, 'data-limit': k.kind },
+      el('th', { scope: 'row' }, k.name, el('span', { class: 'sub' }, k.kind === 'fixed' ? 'fixed' : `adaptive, ${k.kind}`)),
+      el('td', {}, el('div', { class: 'figure' }, valueSpark(k.limits.values(), `limit of ${k.name}`, now),
+        el('span', { class: 'value limit' }, `${limit}`))),
+      el('td', {}, el('div', { class: 'figure' }, valueSpark(k.inFlight.values(), `calls in flight in ${k.name}`, now),
+        el('span', { class: inFlight >= limit && limit > 0 ? 'value over in-flight' : 'value in-flight' }, `${inFlight} of ${limit}`))),
+      el('td', {}, el('div', { class: 'figure' }, valueSpark(k.refused.values(), `refused per second by ${k.name}`, now),
+        el('span', { class: refused > 0 ? 'value over' : 'value' }, `${fmtRate(refused)}/s`),
+        el('span', { class: 'sub' }, `${num(d.refusedCalls, 0)} since start`))));
+  }
+
   function render() {
     const now = Date.now();
     const bs = sorted(breakers, breakerTrouble).filter(b => matches(b.name));
@@ -433,6 +480,10 @@
     document.querySelector('#limiters tbody').replaceChildren(...ls.map(l => limiterRow(l, now)));
     document.getElementById('no-limiters').hidden = ls.length > 0;
     document.getElementById('limiter-count').textContent = `(${ls.length} of ${limiters.size})`;
+    const ks = sorted(bulkheads, bulkheadTrouble).filter(k => matches(k.name));
+    document.querySelector('#bulkheads tbody').replaceChildren(...ks.map(k => bulkheadRow(k, now)));
+    document.getElementById('no-bulkheads').hidden = ks.length > 0;
+    document.getElementById('bulkhead-count').textContent = `(${ks.length} of ${bulkheads.size})`;
     const open = [...breakers.values()].filter(b => SEVERITY[b.state] >= 4).length;
     const down = [...limiters.values()].filter(l => l.backend.status && l.backend.status !== 'UP').length;
     document.getElementById('summary').textContent =

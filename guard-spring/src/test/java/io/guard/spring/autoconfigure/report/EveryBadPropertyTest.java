@@ -24,16 +24,6 @@ class EveryBadPropertyTest {
         }
     }
 
-    private FailureAnalysis analysis(ApplicationContextRunner runner) {
-        FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.run(context -> {
-            assertThat(context).hasFailed();
-            analysis[0] = new GuardPropertiesFailureAnalyzer().analyze(context.getStartupFailure());
-        });
-        assertThat(analysis[0]).as("analysis of the start-up failure").isNotNull();
-        return analysis[0];
-    }
-
     @Test
     void aValidInstanceWithTiersStartsUp() {
         runner.withBean(Search.class).withPropertyValues("guard.rate-limit.instances.a.rate=7",
@@ -43,7 +33,7 @@ class EveryBadPropertyTest {
 
     @Test
     void threeBadValuesAreReportedInOneFailure() {
-        FailureAnalysis analysis = analysis(runner.withBean(Search.class).withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withBean(Search.class).withPropertyValues(
                 "guard.rate-limit.instances.a.rate=0",
                 "guard.rate-limit.instances.b.interval=-1s",
                 "guard.circuit-breaker.instances.c.failure-rate-threshold=150",
@@ -59,7 +49,7 @@ class EveryBadPropertyTest {
 
     @Test
     void badDefaultsAndBadInstancesOfOneKindAreAllReported() {
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.circuit-breaker.defaults.minimum-number-of-calls=0",
                 "guard.circuit-breaker.instances.c.slow-call-rate-threshold=0",
                 "guard.circuit-breaker.instances.c.wait-duration-in-open-state=0s",
@@ -79,7 +69,7 @@ class EveryBadPropertyTest {
     /** SCG's burstCapacity 0 refuses everything; read as "unset" it would quietly admit up to the rate. */
     @Test
     void anExplicitBurstOfZeroIsReportedNotReadAsUnset() {
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.rate-limit.instances.users.algorithm=TOKEN_BUCKET", "guard.rate-limit.instances.users.rate=10",
                 "guard.rate-limit.instances.users.burst=0", "guard.rate-limit.defaults.burst=0"));
         assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
@@ -91,7 +81,7 @@ class EveryBadPropertyTest {
 
     @Test
     void anOverridePollIntervalThatIsNotPositiveIsReportedWithTheOtherBadValues() {
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.rate-limit.override-poll-interval=0s",
                 "guard.rate-limit.defaults.rate=0"));
         assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
@@ -101,7 +91,7 @@ class EveryBadPropertyTest {
 
     @Test
     void aRedisBatchBelowOneIsReportedWithTheOtherBadValuesWhateverTheBackend() {
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.rate-limit.redis.max-batch=0",
                 "guard.rate-limit.defaults.rate=0"));
         assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
@@ -114,7 +104,7 @@ class EveryBadPropertyTest {
     @Test
     void valuesThatAreEachFineButClashAreReportedUnderTheBreaker() {
         // Each is fine over the defaults' 10 s wait; together the cap (30 s) is below the instance's own wait (60 s).
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.circuit-breaker.defaults.wait-duration-in-open-state=10s",
                 "guard.circuit-breaker.instances.c.wait-duration-in-open-state=60s",
                 "guard.circuit-breaker.instances.c.exponential-max-wait-duration-in-open-state=30s"));
@@ -124,7 +114,7 @@ class EveryBadPropertyTest {
 
     @Test
     void unknownNamesUnreadableValuesAndBadValuesAreAllReportedInOneFailure() {
-        FailureAnalysis analysis = analysis(runner.withPropertyValues(
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
                 "guard.rate-limits.instances.visits.rate=7",
                 "guard.rate-limit.defaults.algoritm=token-bucket",
                 "guard.rate-limit.redis.timeout=250 millis",

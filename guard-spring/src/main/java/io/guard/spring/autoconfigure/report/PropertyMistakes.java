@@ -65,6 +65,11 @@ public final class PropertyMistakes {
         if (breakers.getMaxBreakers() < 1) {
             found.add(new Mistake(BREAKERS + "max-breakers", breakers.getMaxBreakers(), "must be at least 1"));
         }
+        Duration fleetPoll = breakers.getFleet().getPollInterval();
+        if (fleetPoll == null || fleetPoll.isZero() || fleetPoll.isNegative()) {
+            found.add(new Mistake(BREAKERS + "fleet.poll-interval", fleetPoll,
+                    "must be positive, such as 5s: it bounds how long an instance may miss a fleet-wide command"));
+        }
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));

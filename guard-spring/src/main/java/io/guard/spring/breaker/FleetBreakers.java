@@ -1,0 +1,247 @@
+package io.guard.spring.breaker;
+
+import io.guard.breaker.BreakerStateStore;
+import io.guard.breaker.CircuitBreaker;
+import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.time.Scheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Breaker states set for every instance at once. Each breaker still decides on this instance alone; an operator's
+ * {@link FleetCommand} is kept in a {@link BreakerStateStore} (Redis: the breaker's last command) and sent to every
+ * instance, which applies it to its breaker of that name, now or when the breaker is created.
+ *
+ * <p>An instance learns of a command from the store's message at once, and from a re-read every {@code pollInterval}
+ * in case a message was missed. A message is only a cue: what is applied is what the store holds, so a malformed or
+ * forged message changes nothing. An instance that starts applies the kept states (FORCED_OPEN, DISABLED) with its
+ * first read, in the background; a CLOSED or RESET it finds is history and is not replayed. While the store cannot be
+ * reached, every breaker goes on deciding alone and keeps the last command it applied. Each poll also reports this
+ * instance's states for the {@link FleetView}.
+ */
+public final class FleetBreakers implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(FleetBreakers.class);
+
+    private final CircuitBreakerRegistry registry;
+    private final BreakerStateStore store;
+    private final String instanceId;
+    private final Clock clock;
+    private final Duration pollInterval;
+    private final Duration storeTimeout;
+    private final Scheduler timer;
+    private final FleetView view;
+    /** The last command applied (or, for a past CLOSED or RESET, seen) per breaker name. */
+    private final Map<String, FleetCommand> applied = new ConcurrentHashMap<>();
+    /** The stored values refused so far, by breaker name, so that each is logged once and not on every re-read. */
+    private final Map<String, String> refused = new ConcurrentHashMap<>();
+    /** Held from a read of the store until what it read is applied, so that an older read never undoes a newer. */
+    private final Object applyLock = new Object();
+    private boolean read; // guarded by applyLock: whether a read of the store succeeded once
+    private final Object pollLock = new Object();
+    private Runnable nextPoll; // guarded by pollLock
+    private boolean closed; // guarded by pollLock
+    private volatile boolean listening;
+
+    /**
+     * @param instanceId   this instance's name in the commands it sends and in the actuator
+     * @param pollInterval how often the store is re-read, in case a message was missed
+     * @param storeTimeout how long a command waits for the store
+     * @param timer        runs the re-reads (Guard's one timer in an application); stays the caller's to close
+     */
+    public FleetBreakers(CircuitBreakerRegistry registry, BreakerStateStore store, String instanceId, Clock clock,
+                         Duration pollInterval, Duration storeTimeout, Scheduler timer) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.store = Objects.requireNonNull(store, "store");
+        this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (pollInterval.isNegative() || pollInterval.isZero()) {
+            throw new IllegalArgumentException("fleet poll interval must be positive but was " + pollInterval);
+        }
+        this.pollInterval = pollInterval;
+        this.storeTimeout = Objects.requireNonNull(storeTimeout, "storeTimeout");
+        this.timer = Objects.requireNonNull(timer, "timer");
+        this.view = new FleetView(registry, store, instanceId, clock, pollInterval, storeTimeout);
+    }
+
+    /**
+     * Applies kept states to breakers created from now on, and starts the periodic re-read, whose first run (at once,
+     * on the timer's callback thread) also subscribes to the store's messages: start-up itself asks nothing of the
+     * store, which may not be up yet.
+     */
+    public void start() {
+        registry.addRegistryListener(this::created);
+        synchronized (pollLock) {
+            if (nextPoll == null && !closed) {
+                nextPoll = timer.schedule(Duration.ZERO, this::poll);
+            }
+        }
+    }
+
+    /**
+     * Puts the breaker {@code breaker} in {@code state} on every instance sharing the store, this one at once.
+     *
+     * @param by who asked, for the logs of every instance and the actuator
+     * @throws IllegalStateException when the store did not take the command (nothing is applied then)
+     */
+    public FleetCommand command(String breaker, FleetState state, String by) {
+        FleetCommand command = new FleetCommand(breaker, state, by, instanceId, clock.instant());
+        join(store.put(breaker, command.encode()));
+        synchronized (applyLock) {
+            if (!command.equals(applied.put(breaker, command))) { // a re-read may have applied it already
+                registry.find(breaker).ifPresent(state::applyTo);
+            }
+        }
+        log.info("Circuit breaker '{}' set to {} on every instance by {} (sent from {})", breaker, state, by,
+                instanceId);
+        timer.schedule(Duration.ZERO, view::refreshQuietly);
+        return command;
+    }
+
+    /** The last fleet-wide command this instance applied to {@code breaker}, if any. */
+    public Optional<FleetCommand> commandOf(String breaker) {
+        return Optional.ofNullable(applied.get(breaker));
+    }
+
+    /** Which instance is in which state, as this instance last read it. */
+    public FleetView view() {
+        return view;
+    }
+
+    /** This instance's name in the commands it sends. */
+    public String instanceId() {
+        return instanceId;
+    }
+
+    /** Re-reads every breaker's last command and applies those this instance has not applied yet. */
+    public void refresh() {
+        synchronized (applyLock) {
+            Map<String, String> stored = join(store.readAll());
+            boolean first = !read;
+            read = true;
+            stored.forEach((name, text) -> {
+                FleetCommand command = decoded(name, text);
+                if (command == null || command.equals(applied.get(name))) {
+                    return;
+                }
+                applied.put(name, command);
+                if (first && !command.state().kept()) {
+                    return; // a CLOSED or RESET sent before this instance read the store: nothing to undo here
+                }
+                registry.find(name).ifPresent(breaker -> {
+                    command.state().applyTo(breaker);
+                    log.info("Circuit breaker '{}' set to {} by a fleet-wide command of {} (sent from {} at {})",
+                            name, command.state(), command.by(), command.from(), command.at());
+                });
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (pollLock) {
+            closed = true;
+            if (nextPoll != null) {
+                nextPoll.run();
+            }
+        }
+    }
+
+    /** A breaker created after the command reached this instance starts in the kept state. */
+    private void created(CircuitBreaker breaker) {
+        FleetCommand command = applied.get(breaker.name());
+        if (command != null && command.state().kept()) {
+            command.state().applyTo(breaker);
+        }
+    }
+
+    private FleetCommand decoded(String name, String text) {
+        try {
+            FleetCommand command = FleetCommand.decode(text);
+            if (!command.breaker().equals(name)) {
+                throw new IllegalArgumentException("it names breaker '" + command.breaker() + "'");
+            }
+            refused.remove(name);
+            return command;
+        } catch (IllegalArgumentException e) {
+            if (!text.equals(refused.put(name, text))) {
+                log.warn("Ignoring the stored fleet-wide command of circuit breaker '{}': {}", name, e.getMessage());
+            }
+            return null;
+        }
+    }
+
+    /**
+     * A message is a cue to re-read, handed to the timer's callback thread: it arrives on the store client's I/O
+     * thread, where a read waiting for the store would hold that thread's connections. A malformed one is dropped.
+     */
+    private void message(String text) {
+        try {
+            FleetCommand.decode(text);
+        } catch (IllegalArgumentException e) {
+            log.warn("Dropped a malformed fleet-wide breaker command: {}", e.getMessage());
+            return;
+        }
+        timer.schedule(Duration.ZERO, this::refreshQuietly);
+    }
+
+    /** One re-read, then the next one {@code pollInterval} after it ended (a slow store never piles them up). */
+    private void poll() {
+        try {
+            listen();
+            refreshQuietly();
+            view.refreshQuietly();
+        } finally {
+            synchronized (pollLock) {
+                if (!closed) {
+                    nextPoll = timer.schedule(pollInterval, this::poll);
+                }
+            }
+        }
+    }
+
+    private void listen() {
+        if (listening) {
+            return;
+        }
+        try {
+            store.listen(this::message, () -> timer.schedule(Duration.ZERO, this::refreshQuietly));
+            listening = true;
+        } catch (RuntimeException e) {
+            log.debug("Could not subscribe to fleet-wide breaker commands yet ({}); re-reading every {}",
+                    e.toString(), pollInterval);
+        }
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            log.debug("Could not re-read fleet-wide breaker commands ({}); keeping the ones applied", e.toString());
+        }
+    }
+
+    private <T> T join(CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the breaker state store failed: " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the breaker state store did not answer within " + storeTimeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the breaker state store", e);
+        }
+    }
+}

@@ -47,7 +47,7 @@ final class BreakerWrites {
             throw GuardEndpoint.invalid("scope 'fleet' needs fleet-wide breaker control on this instance: set "
                     + "guard.circuit-breaker.fleet.enabled=true (with the Redis backend)");
         }
-        FleetState fleetState = FleetState.parse(state).orElseThrow(() -> GuardEndpoint.invalid("state '" + state
+        FleetState fleetState = FleetState.parse(state).filter(FleetState::byOperator).orElseThrow(() -> GuardEndpoint.invalid("state '" + state
                 + "' cannot be set on the fleet; expected one of " + FleetState.ACCEPTED));
         Optional<CircuitBreaker> breaker = registries.breaker(name);
         if (breaker.isEmpty()) {

@@ -58,6 +58,15 @@ public class CircuitBreakerProperties {
         this.aspectOrder = aspectOrder;
     }
 
+    /** Whether the breaker of this name shares its openings with the fleet (instance, then defaults). */
+    public boolean shareOpen(String name) {
+        BreakerProperties instance = instances.get(name);
+        if (instance != null && instance.getShareOpen() != null) {
+            return instance.getShareOpen();
+        }
+        return Boolean.TRUE.equals(defaults.getShareOpen());
+    }
+
     public Fleet getFleet() {
         return fleet;
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * Breaker states set for every instance at once. Each breaker still decides on this instance alone; an operator's
@@ -42,6 +43,7 @@ public final class FleetBreakers implements AutoCloseable {
     private final Duration storeTimeout;
     private final Scheduler timer;
     private final FleetView view;
+    private final SharedOpenings sharing;
     /** The last command applied (or, for a past CLOSED or RESET, seen) per breaker name. */
     private final Map<String, FleetCommand> applied = new ConcurrentHashMap<>();
     /** The stored values refused so far, by breaker name, so that each is logged once and not on every re-read. */
@@ -62,6 +64,12 @@ public final class FleetBreakers implements AutoCloseable {
      */
     public FleetBreakers(CircuitBreakerRegistry registry, BreakerStateStore store, String instanceId, Clock clock,
                          Duration pollInterval, Duration storeTimeout, Scheduler timer) {
+        this(registry, store, instanceId, clock, pollInterval, storeTimeout, timer, name -> false);
+    }
+
+    /** @param sharesOpen which breakers share their openings with the fleet ({@code share-open}), by name */
+    public FleetBreakers(CircuitBreakerRegistry registry, BreakerStateStore store, String instanceId, Clock clock,
+                         Duration pollInterval, Duration storeTimeout, Scheduler timer, Predicate<String> sharesOpen) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.store = Objects.requireNonNull(store, "store");
         this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
@@ -73,6 +81,7 @@ public final class FleetBreakers implements AutoCloseable {
         this.storeTimeout = Objects.requireNonNull(storeTimeout, "storeTimeout");
         this.timer = Objects.requireNonNull(timer, "timer");
         this.view = new FleetView(registry, store, instanceId, clock, pollInterval, storeTimeout);
+        this.sharing = new SharedOpenings(sharesOpen, timer, this::shareOpening);
     }
 
     /**
@@ -96,17 +105,37 @@ public final class FleetBreakers implements AutoCloseable {
      * @throws IllegalStateException when the store did not take the command (nothing is applied then)
      */
     public FleetCommand command(String breaker, FleetState state, String by) {
-        FleetCommand command = new FleetCommand(breaker, state, by, instanceId, clock.instant());
-        join(store.put(breaker, command.encode()));
-        synchronized (applyLock) {
-            if (!command.equals(applied.put(breaker, command))) { // a re-read may have applied it already
-                registry.find(breaker).ifPresent(state::applyTo);
-            }
+        if (!state.byOperator()) {
+            throw new IllegalArgumentException("state " + state + " is not one an operator sends: " + FleetState.ACCEPTED);
         }
+        FleetCommand command = new FleetCommand(breaker, state, by, instanceId, clock.instant());
+        send(command);
         log.info("Circuit breaker '{}' set to {} on every instance by {} (sent from {})", breaker, state, by,
                 instanceId);
         timer.schedule(Duration.ZERO, view::refreshQuietly);
         return command;
+    }
+
+    private void send(FleetCommand command) {
+        join(store.put(command.breaker(), command.encode()));
+        synchronized (applyLock) {
+            // a re-read may have applied it already; a shared opening happened here first
+            if (!command.equals(applied.put(command.breaker(), command)) && command.state() != FleetState.OPEN) {
+                registry.find(command.breaker()).ifPresent(command.state()::applyTo);
+            }
+        }
+    }
+
+    /** share-open: this instance's breaker opened by itself; every instance opens it for the same wait. */
+    private void shareOpening(String breaker, Duration wait) {
+        try {
+            send(new FleetCommand(breaker, FleetState.OPEN, "share-open", instanceId, clock.instant(), wait));
+            log.info("Circuit breaker '{}' opened on this instance: opening it on every instance for {} (share-open)",
+                    breaker, wait);
+        } catch (RuntimeException e) {
+            log.warn("Circuit breaker '{}' opened on this instance, but the other instances could not be told ({})",
+                    breaker, e.getMessage());
+        }
     }
 
     /** The last fleet-wide command this instance applied to {@code breaker}, if any. */
@@ -139,11 +168,9 @@ public final class FleetBreakers implements AutoCloseable {
                 if (first && !command.state().kept()) {
                     return; // a CLOSED or RESET sent before this instance read the store: nothing to undo here
                 }
-                registry.find(name).ifPresent(breaker -> {
-                    command.state().applyTo(breaker);
+                registry.find(name).filter(breaker -> apply(breaker, command)).ifPresent(breaker ->
                     log.info("Circuit breaker '{}' set to {} by a fleet-wide command of {} (sent from {} at {})",
-                            name, command.state(), command.by(), command.from(), command.at());
-                });
+                            name, command.state(), command.by(), command.from(), command.at()));
             });
         }
     }
@@ -158,8 +185,17 @@ public final class FleetBreakers implements AutoCloseable {
         }
     }
 
+    private boolean apply(CircuitBreaker breaker, FleetCommand command) {
+        if (command.state() == FleetState.OPEN) {
+            return sharing.apply(breaker, command, clock.instant());
+        }
+        command.state().applyTo(breaker);
+        return true;
+    }
+
     /** A breaker created after the command reached this instance starts in the kept state. */
     private void created(CircuitBreaker breaker) {
+        sharing.watch(breaker);
         FleetCommand command = applied.get(breaker.name());
         if (command != null && command.state().kept()) {
             command.state().applyTo(breaker);

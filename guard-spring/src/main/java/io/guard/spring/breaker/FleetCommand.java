@@ -3,6 +3,7 @@ package io.guard.spring.breaker;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -21,8 +22,9 @@ import java.util.Objects;
  * @param by      who asked (the principal of the actuator request, or how it came when there was none)
  * @param from    the instance that sent it
  * @param at      when it was sent, on that instance's clock
+ * @param openFor how long an OPEN shared by share-open lasts from {@code at}; null for every other state
  */
-public record FleetCommand(String breaker, FleetState state, String by, String from, Instant at) {
+public record FleetCommand(String breaker, FleetState state, String by, String from, Instant at, Duration openFor) {
 
     private static final List<String> FIELDS = List.of("breaker", "state", "by", "from", "at");
 
@@ -32,12 +34,24 @@ public record FleetCommand(String breaker, FleetState state, String by, String f
         Objects.requireNonNull(by, "by");
         Objects.requireNonNull(from, "from");
         Objects.requireNonNull(at, "at");
+        if ((state == FleetState.OPEN) != (openFor != null)) {
+            throw new IllegalArgumentException("openFor goes with OPEN and only with OPEN, but state was " + state
+                    + " and openFor " + openFor);
+        }
+        if (openFor != null && (openFor.isNegative() || openFor.isZero())) {
+            throw new IllegalArgumentException("openFor must be positive but was " + openFor);
+        }
+    }
+
+    /** An operator's command (every state but OPEN). */
+    public FleetCommand(String breaker, FleetState state, String by, String from, Instant at) {
+        this(breaker, state, by, from, at, null);
     }
 
     /** The form-encoded line. */
     public String encode() {
         return "breaker=" + encode(breaker) + "&state=" + state.name() + "&by=" + encode(by) + "&from=" + encode(from)
-                + "&at=" + at;
+                + "&at=" + at + (openFor == null ? "" : "&openFor=" + openFor);
     }
 
     /**
@@ -68,14 +82,23 @@ public record FleetCommand(String breaker, FleetState state, String by, String f
             }
         }
         FleetState state = FleetState.parse(fields.get("state")).orElseThrow(() -> new IllegalArgumentException(
-                "state '" + fields.get("state") + "' is not one of " + FleetState.ACCEPTED));
+                "state '" + fields.get("state") + "' is not one of " + FleetState.ACCEPTED + ", OPEN"));
         Instant at;
         try {
             at = Instant.parse(fields.get("at"));
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("at '" + fields.get("at") + "' is not an instant", e);
         }
-        return new FleetCommand(fields.get("breaker"), state, fields.get("by"), fields.get("from"), at);
+        Duration openFor = null;
+        if (state == FleetState.OPEN) {
+            try {
+                openFor = Duration.parse(fields.getOrDefault("openFor", ""));
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException("field 'openFor' of an OPEN is missing or not a duration in '"
+                        + text + "'", e);
+            }
+        }
+        return new FleetCommand(fields.get("breaker"), state, fields.get("by"), fields.get("from"), at, openFor);
     }
 
     private static String encode(String value) {

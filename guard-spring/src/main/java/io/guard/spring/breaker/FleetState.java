@@ -8,20 +8,27 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The states an operator may set on a breaker of every instance at once. FORCED_OPEN and DISABLED are kept: an
- * instance that starts later starts in them. CLOSED and RESET act once on the instances running, and end a kept one.
+ * The states a breaker of every instance is put in at once. FORCED_OPEN and DISABLED are kept: an instance that starts
+ * later starts in them. CLOSED and RESET act once on the instances running, and end a kept one. An operator sends
+ * those four; OPEN is sent by an instance whose breaker opened, when the breaker shares its openings (share-open).
  */
 public enum FleetState {
 
-    FORCED_OPEN(true), DISABLED(true), CLOSED(false), RESET(false);
+    FORCED_OPEN(true), DISABLED(true), CLOSED(false), RESET(false), OPEN(false);
 
-    /** The accepted names, for error messages. */
-    public static final String ACCEPTED = Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "));
+    /** The names an operator may send, for error messages. */
+    public static final String ACCEPTED = Arrays.stream(values()).filter(FleetState::byOperator).map(Enum::name)
+            .collect(Collectors.joining(", "));
 
     private final boolean kept;
 
     FleetState(boolean kept) {
         this.kept = kept;
+    }
+
+    /** Whether an operator may send it (every state but OPEN, which only share-open sends). */
+    public boolean byOperator() {
+        return this != OPEN;
     }
 
     /** Whether an instance that starts later starts in this state. */
@@ -41,6 +48,7 @@ public enum FleetState {
             case DISABLED -> breaker.transitionToDisabledState();
             case CLOSED -> breaker.transitionToClosedState();
             case RESET -> breaker.reset();
+            case OPEN -> breaker.transitionToOpenState(); // a shared opening is applied by SharedOpenings instead
         }
     }
 }

@@ -70,6 +70,13 @@ class FleetBreakersIT {
         AnnotationConfigApplicationContext context = RedisBacked.start(new AnnotationConfigApplicationContext(),
                 redis, c -> c.register(App.class), "guard.circuit-breaker.fleet.enabled=" + fleet,
                 "guard.circuit-breaker.fleet.instance-id=" + id, "guard.circuit-breaker.fleet.poll-interval=1s",
+                "guard.circuit-breaker.instances.flaky.share-open=" + fleet, // needs fleet control
+                "guard.circuit-breaker.instances.flaky.sliding-window-size=2",
+                "guard.circuit-breaker.instances.flaky.minimum-number-of-calls=2",
+                "guard.circuit-breaker.instances.flaky.wait-duration-in-open-state=30s",
+                "guard.circuit-breaker.instances.steady.sliding-window-size=2",
+                "guard.circuit-breaker.instances.steady.minimum-number-of-calls=2",
+                "guard.circuit-breaker.instances.steady.wait-duration-in-open-state=30s",
                 "management.endpoints.jmx.exposure.include=guard", "management.endpoints.web.exposure.include=guard");
         started.add(context);
         return context;
@@ -213,6 +220,38 @@ class FleetBreakersIT {
         await().atMost(VIEW_BOUND.plus(BOUND.multipliedBy(3)))
                 .until(() -> !fleetOf(a).instances().containsKey("third"));
         b.getBean(CircuitBreakerRegistry.class).circuitBreaker("inventory").transitionToClosedState();
+    }
+
+    @Test
+    void aBreakerThatSharesItsOpeningsOpensOnTheOtherInstanceForTheSameWait() {
+        for (AnnotationConfigApplicationContext instance : List.of(a, b)) {
+            breaker(instance, "steady");
+            breaker(instance, "flaky");
+        }
+
+        failTwice(a, "steady");
+        failTwice(a, "flaky");
+
+        awaitWithinBound(() -> state(b, "flaky") == State.OPEN);
+        assertThat(b.getBean(CircuitBreakerRegistry.class).circuitBreaker("flaky").remainingOpenTime())
+                .as("the same wait, less the time the message took").isBetween(Duration.ofSeconds(25),
+                        Duration.ofSeconds(30));
+        assertThat(b.getBean(FleetBreakers.class).commandOf("flaky").orElseThrow().from()).isEqualTo("a");
+        assertThat(state(b, "steady")).as("share-open is off by default").isEqualTo(State.CLOSED);
+        assertThat(a.getBean(FleetBreakers.class).commandOf("flaky").orElseThrow().from())
+                .as("b does not send the opening back").isEqualTo("a");
+
+        a.getBean(GuardEndpoint.class).changeState("flaky", "CLOSED", null, null, null, null, "fleet");
+        a.getBean(CircuitBreakerRegistry.class).circuitBreaker("steady").transitionToClosedState();
+        awaitWithinBound(() -> state(b, "flaky") == State.CLOSED);
+    }
+
+    private static void failTwice(AnnotationConfigApplicationContext instance, String name) {
+        CircuitBreakerRegistry breakers = instance.getBean(CircuitBreakerRegistry.class);
+        for (int i = 0; i < 2; i++) {
+            breakers.circuitBreaker(name).acquire().onError(new IllegalStateException("down"));
+        }
+        assertThat(breakers.circuitBreaker(name).state()).isEqualTo(State.OPEN);
     }
 
     private static GuardEndpoint.FleetReport fleetOf(AnnotationConfigApplicationContext instance) {

@@ -100,13 +100,55 @@ class FleetBreakersTest {
         assertThat(registry.circuitBreaker("payments").state()).isEqualTo(State.FORCED_OPEN);
     }
 
+    @Test
+    void aBreakerThatSharesItsOpeningsOpensOnTheOtherInstanceForTheSameWaitAndTheOpeningTravelsOnce() {
+        CircuitBreakerRegistry here = registry();
+        CircuitBreakerRegistry there = registry();
+        for (CircuitBreakerRegistry registry : List.of(here, there)) {
+            registry.circuitBreaker("flaky", TRIPS_AT_TWO);
+            registry.circuitBreaker("steady", TRIPS_AT_TWO);
+            registry.circuitBreaker("held", TRIPS_AT_TWO);
+        }
+        there.circuitBreaker("held").transitionToForcedOpenState();
+        start(here, "here", name -> !name.equals("steady"));
+        FleetBreakers onThere = start(there, "there", name -> !name.equals("steady"));
+
+        fail(here, "steady");
+        fail(here, "flaky");
+        fail(here, "held");
+        timer.advance(Duration.ZERO);
+
+        assertThat(there.circuitBreaker("steady").state()).as("share-open off").isEqualTo(State.CLOSED);
+        assertThat(there.circuitBreaker("flaky").state()).isEqualTo(State.OPEN);
+        assertThat(there.circuitBreaker("flaky").remainingOpenTime()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(there.circuitBreaker("held").state()).as("an operator's state stands").isEqualTo(State.FORCED_OPEN);
+        assertThat(onThere.commandOf("flaky").orElseThrow().from()).as("not sent back").isEqualTo("here");
+        assertThat(store.readAll().toCompletableFuture().join().keySet()).containsOnly("flaky", "held");
+    }
+
+    private static final io.guard.breaker.CircuitBreakerConfig TRIPS_AT_TWO = io.guard.breaker.CircuitBreakerConfig
+            .builder().slidingWindowSize(2).minimumNumberOfCalls(2).waitDurationInOpenState(Duration.ofSeconds(30))
+            .build();
+
+    private static void fail(CircuitBreakerRegistry registry, String breaker) {
+        for (int i = 0; i < 2; i++) {
+            registry.circuitBreaker(breaker).acquire().onError(new IllegalStateException("down"));
+        }
+        assertThat(registry.circuitBreaker(breaker).state()).isEqualTo(State.OPEN);
+    }
+
     private CircuitBreakerRegistry registry() {
         return CircuitBreakerRegistry.builder().clock(timer).scheduler(timer).build();
     }
 
     private FleetBreakers start(CircuitBreakerRegistry registry, String id) {
+        return start(registry, id, name -> false);
+    }
+
+    private FleetBreakers start(CircuitBreakerRegistry registry, String id,
+                                java.util.function.Predicate<String> sharesOpen) {
         FleetBreakers fleet = new FleetBreakers(registry, store, id, Clock.fixed(AT, ZoneOffset.UTC), POLL,
-                Duration.ofSeconds(1), timer);
+                Duration.ofSeconds(1), timer, sharesOpen);
         fleet.start();
         timer.advance(Duration.ZERO);
         return fleet;

@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +23,15 @@ class FleetCommandTest {
     }
 
     @Test
+    void aSharedOpeningCarriesHowLongItLasts() {
+        FleetCommand opening = new FleetCommand("b", FleetState.OPEN, "share-open", "i", AT, Duration.ofSeconds(30));
+
+        assertThat(FleetCommand.decode(opening.encode())).isEqualTo(opening);
+        assertThat(FleetState.OPEN.byOperator()).isFalse();
+        assertThat(FleetState.ACCEPTED).isEqualTo("FORCED_OPEN, DISABLED, CLOSED, RESET");
+    }
+
+    @Test
     void fieldsANewerInstanceAddsAreIgnored() {
         String text = new FleetCommand("b", FleetState.RESET, "ann", "i", AT).encode() + "&ttl=30s";
 
@@ -31,7 +41,9 @@ class FleetCommandTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
             "FORCED_OPEN payments|'FORCED_OPEN payments' is no field=value pair",
-            "breaker=b&state=OPEN&by=a&from=i&at=2026-01-01T00:00:00Z|state 'OPEN' is not one of FORCED_OPEN, DISABLED",
+            "breaker=b&state=HALF_OPEN&by=a&from=i&at=2026-01-01T00:00:00Z|state 'HALF_OPEN' is not one of",
+            "breaker=b&state=OPEN&by=a&from=i&at=2026-01-01T00:00:00Z|field 'openFor' of an OPEN is missing",
+            "breaker=b&state=OPEN&by=a&from=i&at=2026-01-01T00:00:00Z&openFor=-PT1S|openFor must be positive",
             "breaker=b&state=RESET&by=a&from=i&at=yesterday|at 'yesterday' is not an instant",
             "breaker=b&state=RESET&from=i&at=2026-01-01T00:00:00Z|field 'by' is missing",
             "breaker=&state=RESET&by=a&from=i&at=2026-01-01T00:00:00Z|field 'breaker' is missing",

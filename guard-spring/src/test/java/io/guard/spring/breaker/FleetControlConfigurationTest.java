@@ -71,6 +71,14 @@ class FleetControlConfigurationTest {
     }
 
     @Test
+    void shareOpenWithoutFleetControlStopsStartUpNamingTheBreaker() {
+        runner.withPropertyValues("guard.circuit-breaker.instances.payments.share-open=true").run(context ->
+                assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("guard.circuit-breaker.instances.payments.share-open")
+                        .hasMessageContaining("guard.circuit-breaker.fleet.enabled=true"));
+    }
+
+    @Test
     void aPollIntervalThatIsNotPositiveStopsStartUpNamingTheProperty() {
         runner.withPropertyValues("guard.circuit-breaker.fleet.poll-interval=0s").run(context ->
                 assertThat(context).getFailure().rootCause()

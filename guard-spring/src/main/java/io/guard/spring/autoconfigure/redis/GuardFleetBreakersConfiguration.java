@@ -48,7 +48,8 @@ class GuardFleetBreakersConfiguration {
                                          Environment environment) {
             CircuitBreakerProperties.Fleet fleet = properties.getCircuitBreaker().getFleet();
             return new FleetBreakers(breakers, store, instanceId(fleet, environment), Clock.systemUTC(),
-                    fleet.getPollInterval(), Duration.ofSeconds(5), guardTimer);
+                    fleet.getPollInterval(), Duration.ofSeconds(5), guardTimer,
+                    properties.getCircuitBreaker()::shareOpen);
         }
     }
 

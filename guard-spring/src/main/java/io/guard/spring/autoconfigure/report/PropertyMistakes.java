@@ -65,6 +65,11 @@ public final class PropertyMistakes {
         if (breakers.getMaxBreakers() < 1) {
             found.add(new Mistake(BREAKERS + "max-breakers", breakers.getMaxBreakers(), "must be at least 1"));
         }
+        if (!breakers.getFleet().isEnabled()) {
+            shareOpenWithoutFleet(breakers.getDefaults(), BREAKERS + "defaults", found);
+            breakers.getInstances().forEach((name, instance) ->
+                    shareOpenWithoutFleet(instance, BREAKERS + "instances." + name, found));
+        }
         Duration fleetPoll = breakers.getFleet().getPollInterval();
         if (fleetPoll == null || fleetPoll.isZero() || fleetPoll.isNegative()) {
             found.add(new Mistake(BREAKERS + "fleet.poll-interval", fleetPoll,
@@ -88,6 +93,13 @@ public final class PropertyMistakes {
                     "must be at least 1"));
         }
         return found;
+    }
+
+    private static void shareOpenWithoutFleet(BreakerProperties breaker, String prefix, List<Mistake> found) {
+        if (Boolean.TRUE.equals(breaker.getShareOpen())) {
+            found.add(new Mistake(prefix + ".share-open", true, "needs " + BREAKERS
+                    + "fleet.enabled=true: an opening is shared through fleet-wide control"));
+        }
     }
 
     /** The breaker's configuration, or null when it cannot be built (its mistakes are then in {@code found}). */

@@ -3,6 +3,7 @@ package io.guard.spring.breaker;
 import io.guard.breaker.BreakerStateStore;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.time.BoundedWait;
 import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,9 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
@@ -269,15 +267,6 @@ public final class FleetBreakers implements AutoCloseable {
     }
 
     private <T> T join(CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the breaker state store failed: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the breaker state store did not answer within " + storeTimeout, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the breaker state store", e);
-        }
+        return BoundedWait.join(stage, storeTimeout, "breaker state store");
     }
 }

@@ -3,6 +3,7 @@ package io.guard.spring.breaker;
 import io.guard.breaker.BreakerStateStore;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
+import io.guard.time.BoundedWait;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,7 +13,6 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Which instance is in which state: this instance reports its breakers' states to the store every poll interval (they
@@ -63,16 +63,13 @@ public final class FleetView {
             states.put(breaker.name(), breaker.state().name());
         }
         try {
-            store.report(instanceId, states, ttl).toCompletableFuture()
-                    .get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
-            Map<String, Map<String, String>> read = store.reports().toCompletableFuture()
-                    .get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            BoundedWait.join(store.report(instanceId, states, ttl), storeTimeout, "breaker state store");
+            Map<String, Map<String, String>> read = BoundedWait.join(store.reports(), storeTimeout,
+                    "breaker state store");
             Map<String, Map<String, String>> sorted = new TreeMap<>();
             read.forEach((instance, reported) -> sorted.put(instance, Map.copyOf(new TreeMap<>(reported))));
             last = new Snapshot(java.util.Collections.unmodifiableMap(sorted), clock.instant());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
+        } catch (RuntimeException e) {
             log.debug("Could not report or read the fleet's breaker states ({}); showing the ones read at {}",
                     e.toString(), Optional.ofNullable(last.readAt()).map(Instant::toString).orElse("no time yet"));
         }

@@ -4,6 +4,7 @@ import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.time.BoundedWait;
 import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The limits as they are now: the configured policies with the operators' overrides on top. An override is kept in a
@@ -281,15 +279,6 @@ public final class LiveLimits implements AutoCloseable {
     }
 
     private <T> T join(CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the override store failed: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the override store did not answer within " + storeTimeout, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the override store", e);
-        }
+        return BoundedWait.join(stage, storeTimeout, "override store");
     }
 }

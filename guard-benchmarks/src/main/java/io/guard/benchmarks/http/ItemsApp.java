@@ -105,6 +105,27 @@ public class ItemsApp {
         }
     }
 
+    /**
+     * The same limit without the breaker: what the rate limit alone costs, for comparing its exact and leased modes
+     * (a breaker's cost is the same in both).
+     */
+    @RestController
+    @ConditionalOnProperty(name = "bench.variant", havingValue = "guard-limit")
+    static class LimitedOnly {
+        @GetMapping("/items/{id}")
+        @RateLimit(name = "items", key = "#user")
+        String item(@PathVariable long id, @RequestParam String user) {
+            return ItemsApp.item(id);
+        }
+
+        /** The correctness check: 5 per 60 s. */
+        @GetMapping("/check/{id}")
+        @RateLimit(name = "check", key = "#user", rate = 5, interval = "60s")
+        String check(@PathVariable long id, @RequestParam String user) {
+            return ItemsApp.item(id);
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "bench.variant", havingValue = "r4j-bucket4j")
     static class Bucket4jOnLettuce {

@@ -20,6 +20,9 @@ record Variant(String name, List<String> properties, String classPath) {
         // Leased decisions (issue 34): the same Lettuce TOKEN_BUCKET limit, each instance taking permits in batches.
         all.add(leased("auto"));
         all.add(leased("50"));
+        // The limit alone, without the breaker, exact and leased: what leasing changes in the limit's own cost.
+        all.add(limitOnly(guard("lettuce", "spring-data", "TOKEN_BUCKET", false)));
+        all.add(limitOnly(leased("auto")));
         all.add(new Variant("r4j+bucket4j-lettuce", List.of("bench.variant=r4j-bucket4j", "guard.enabled=false"),
                 null));
         all.add(new Variant("r4j+bucket4j-lettuce-batching", List.of("bench.variant=r4j-bucket4j",
@@ -40,6 +43,13 @@ record Variant(String name, List<String> properties, String classPath) {
         List<String> properties = new ArrayList<>(exact.properties());
         properties.add("guard.rate-limit.instances.items.lease=" + lease);
         return new Variant("guard-lettuce-TOKEN_BUCKET-lease-" + lease, properties, null);
+    }
+
+    /** {@code guard} without its {@code @CircuitBreaker}: named {@code guard-limit-...}. */
+    private static Variant limitOnly(Variant guard) {
+        List<String> properties = new ArrayList<>(guard.properties());
+        properties.replaceAll(p -> p.equals("bench.variant=guard") ? "bench.variant=guard-limit" : p);
+        return new Variant(guard.name().replaceFirst("^guard-", "guard-limit-"), properties, null);
     }
 
     /** Whether the variant limits requests: all but {@code none} and {@code roundtrip}. */

@@ -95,10 +95,13 @@ final class ReactorGuards implements ReactiveGuards {
 
     /** The fallback's publisher for a refusal, or the refusal itself when the limit has no fallback. */
     private static Publisher<Object> answer(RefusedCall refused, RateLimitExceededException refusal) {
+        Observation.Scope before = MethodScopes.current();
         try {
             return asPublisher(refused.answer(refusal));
         } catch (Throwable failure) {
             return Mono.error(failure);
+        } finally {
+            MethodScopes.closeOpenedSince(before);
         }
     }
 
@@ -177,10 +180,13 @@ final class ReactorGuards implements ReactiveGuards {
 
     /** The fallback's publisher for {@code error}, or the error itself when there is no fallback for it. */
     private static Publisher<Object> recover(BreakerCall breaker, Throwable error, boolean eligible) {
+        Observation.Scope before = MethodScopes.current();
         try {
             return asPublisher(breaker.recover(error, eligible));
         } catch (Throwable failure) {
             return Mono.error(failure);
+        } finally {
+            MethodScopes.closeOpenedSince(before);
         }
     }
 
@@ -199,14 +205,20 @@ final class ReactorGuards implements ReactiveGuards {
         return Flows.isFlow(answer) ? (Publisher<Object>) Flows.publisher(answer) : Mono.just(answer);
     }
 
-    /** The method's publisher; an exception thrown while assembling it becomes an error signal. */
+    /**
+     * The method's publisher; an exception thrown while assembling it becomes an error signal, and an observation
+     * scope it leaves open is closed (see {@link MethodScopes}).
+     */
     @SuppressWarnings("unchecked")
     private static Publisher<Object> publisher(Proceed call) {
+        Observation.Scope before = MethodScopes.current();
         try {
             Object result = call.proceed();
             return result == null ? Mono.empty() : (Publisher<Object>) result;
         } catch (Throwable error) {
             return Mono.error(error);
+        } finally {
+            MethodScopes.closeOpenedSince(before);
         }
     }
 }

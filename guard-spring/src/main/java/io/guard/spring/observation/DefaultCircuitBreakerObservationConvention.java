@@ -1,5 +1,6 @@
 package io.guard.spring.observation;
 
+import io.guard.breaker.State;
 import io.guard.spring.method.DurationFormat;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -26,15 +27,22 @@ public class DefaultCircuitBreakerObservationConvention implements CircuitBreake
         return "circuitbreaker " + context.getBreaker();
     }
 
+    private final KeyValuesCache<Tags> lowCardinality = new KeyValuesCache<>();
+
+    /** What the low-cardinality key values are made of. */
+    private record Tags(String breaker, State state, CircuitBreakerObservationContext.Outcome outcome,
+                        boolean fallback, String method) {
+    }
+
     @Override
     public KeyValues getLowCardinalityKeyValues(CircuitBreakerObservationContext context) {
-        CircuitBreakerObservationContext.Outcome outcome = context.getOutcome();
-        return KeyValues.of(
-                KeyValue.of("guard.breaker", context.getBreaker()),
-                KeyValue.of("guard.state", context.getState() == null ? "unknown" : context.getState().name()),
-                KeyValue.of("guard.outcome", outcome == null ? "unknown" : outcome.tag()),
-                KeyValue.of("guard.fallback", Boolean.toString(context.isFallback())),
-                KeyValue.of("guard.method", context.getMethodName()));
+        return lowCardinality.get(new Tags(context.getBreaker(), context.getState(), context.getOutcome(),
+                context.isFallback(), context.getMethodName()), tags -> KeyValues.of(
+                KeyValue.of("guard.breaker", tags.breaker()),
+                KeyValue.of("guard.state", tags.state() == null ? "unknown" : tags.state().name()),
+                KeyValue.of("guard.outcome", tags.outcome() == null ? "unknown" : tags.outcome().tag()),
+                KeyValue.of("guard.fallback", Boolean.toString(tags.fallback())),
+                KeyValue.of("guard.method", tags.method())));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.guard.spring.observation;
 
+import io.guard.ratelimit.BackendFailurePolicy;
+import io.guard.ratelimit.BackendFailureReason;
 import io.guard.spring.method.DurationFormat;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
@@ -32,18 +34,25 @@ public class DefaultRateLimitObservationConvention implements RateLimitObservati
         return "ratelimit " + context.getLimit();
     }
 
+    private final KeyValuesCache<Tags> lowCardinality = new KeyValuesCache<>();
+
+    /** What the low-cardinality key values are made of. */
+    private record Tags(String limit, RateLimitObservationContext.Outcome outcome, String method, boolean fallback,
+                        BackendFailurePolicy failurePolicy, BackendFailureReason backendFailure) {
+    }
+
     @Override
     public KeyValues getLowCardinalityKeyValues(RateLimitObservationContext context) {
-        RateLimitObservationContext.Outcome outcome = context.getOutcome();
-        return KeyValues.of(
-                KeyValue.of("guard.limit", context.getLimit()),
-                KeyValue.of("guard.outcome", outcome == null ? "unknown" : outcome.tag()),
-                KeyValue.of("guard.method", context.getMethodName()),
-                KeyValue.of("guard.fallback", Boolean.toString(context.isFallback())),
-                KeyValue.of("guard.failure-policy", context.getFailurePolicy() == null ? "none"
-                        : context.getFailurePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-')),
-                KeyValue.of("guard.backend.failure", context.getBackendFailure() == null ? "none"
-                        : context.getBackendFailure().tag()));
+        return lowCardinality.get(new Tags(context.getLimit(), context.getOutcome(), context.getMethodName(),
+                context.isFallback(), context.getFailurePolicy(), context.getBackendFailure()), tags -> KeyValues.of(
+                KeyValue.of("guard.limit", tags.limit()),
+                KeyValue.of("guard.outcome", tags.outcome() == null ? "unknown" : tags.outcome().tag()),
+                KeyValue.of("guard.method", tags.method()),
+                KeyValue.of("guard.fallback", Boolean.toString(tags.fallback())),
+                KeyValue.of("guard.failure-policy", tags.failurePolicy() == null ? "none"
+                        : tags.failurePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-')),
+                KeyValue.of("guard.backend.failure", tags.backendFailure() == null ? "none"
+                        : tags.backendFailure().tag())));
     }
 
     @Override

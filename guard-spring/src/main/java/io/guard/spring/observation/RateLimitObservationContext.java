@@ -49,14 +49,6 @@ public class RateLimitObservationContext extends Observation.Context {
     private BackendFailurePolicy failurePolicy;
     private BackendFailureReason backendFailure;
 
-    /**
-     * @param method the guarded method
-     * @param limits the names of the method's limits, in the order they are checked
-     */
-    public RateLimitObservationContext(Method method, List<String> limits) {
-        this(method, new GuardObservations.Names(GuardObservations.describe(method), limits));
-    }
-
     RateLimitObservationContext(Method method, GuardObservations.Names names) {
         this.method = method;
         this.methodName = names.method();

@@ -1,5 +1,6 @@
 package io.guard.spring.web;
 
+import io.guard.spring.aop.MethodScopes;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
 import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.routes.RouteRequest;
@@ -49,7 +50,7 @@ public class GuardRouteWebFilter implements WebFilter, Ordered {
         return Mono.deferContextual(context -> decided(routes.acquireAsync(view,
                         RateLimitHeadersWebFilter.decisions(exchange),
                         context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)).toCompletableFuture()))
-                .then(Mono.defer(() -> chain.filter(exchange)));
+                .then(MethodScopes.closedAfterSubscribing(Mono.defer(() -> chain.filter(exchange))));
     }
 
     /**

@@ -80,10 +80,10 @@ class WarmStartIT {
             assertThat(output).contains("is warm: connected, scripts loaded");
 
             RedisCounters before = RedisCounters.read(server());
-            // Redisson probes a new connection with one EVAL of its own (whether multi-key scripts run); Guard's
+            // Redisson 4 probes a new connection with one EVAL of its own (whether multi-key scripts run); Guard's
             // scripts, the overrides' included, are loaded ahead, so none of them ran by source after a NOSCRIPT.
             assertThat(before.calls("eval") - evalsBeforeStart).as("EVALs while the context started")
-                    .isEqualTo(client == Client.PLAIN_REDISSON ? 1 : 0);
+                    .isLessThanOrEqualTo(client == Client.PLAIN_REDISSON ? 1 : 0);
             assertThat(context.getBean(Orders.class).submit("ada")).isEqualTo("submitted");
             RedisCounters after = RedisCounters.read(server());
 

@@ -4,6 +4,7 @@ import io.guard.breaker.BreakerStateStore;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.time.BoundedWait;
+import io.guard.time.RepeatingTask;
 import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,9 +50,7 @@ public final class FleetBreakers implements AutoCloseable {
     /** Held from a read of the store until what it read is applied, so that an older read never undoes a newer. */
     private final Object applyLock = new Object();
     private boolean read; // guarded by applyLock: whether a read of the store succeeded once
-    private final Object pollLock = new Object();
-    private Runnable nextPoll; // guarded by pollLock
-    private boolean closed; // guarded by pollLock
+    private final RepeatingTask polls;
     private volatile boolean listening;
 
     /**
@@ -80,6 +79,7 @@ public final class FleetBreakers implements AutoCloseable {
         this.timer = Objects.requireNonNull(timer, "timer");
         this.view = new FleetView(registry, store, instanceId, clock, pollInterval, storeTimeout);
         this.sharing = new SharedOpenings(sharesOpen, timer, this::shareOpening);
+        this.polls = new RepeatingTask(timer, pollInterval, this::poll);
     }
 
     /**
@@ -89,11 +89,7 @@ public final class FleetBreakers implements AutoCloseable {
      */
     public void start() {
         registry.addRegistryListener(this::created);
-        synchronized (pollLock) {
-            if (nextPoll == null && !closed) {
-                nextPoll = timer.schedule(Duration.ZERO, this::poll);
-            }
-        }
+        polls.start();
     }
 
     /**
@@ -175,12 +171,7 @@ public final class FleetBreakers implements AutoCloseable {
 
     @Override
     public void close() {
-        synchronized (pollLock) {
-            closed = true;
-            if (nextPoll != null) {
-                nextPoll.run();
-            }
-        }
+        polls.close();
     }
 
     private boolean apply(CircuitBreaker breaker, FleetCommand command) {
@@ -230,19 +221,11 @@ public final class FleetBreakers implements AutoCloseable {
         timer.schedule(Duration.ZERO, this::refreshQuietly);
     }
 
-    /** One re-read, then the next one {@code pollInterval} after it ended (a slow store never piles them up). */
+    /** One re-read (subscribing first if need be) and this instance's report to the fleet view. */
     private void poll() {
-        try {
-            listen();
-            refreshQuietly();
-            view.refreshQuietly();
-        } finally {
-            synchronized (pollLock) {
-                if (!closed) {
-                    nextPoll = timer.schedule(pollInterval, this::poll);
-                }
-            }
-        }
+        listen();
+        refreshQuietly();
+        view.refreshQuietly();
     }
 
     private void listen() {

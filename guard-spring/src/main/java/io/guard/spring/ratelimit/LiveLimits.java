@@ -5,6 +5,7 @@ import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.time.BoundedWait;
+import io.guard.time.RepeatingTask;
 import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +43,7 @@ public final class LiveLimits implements AutoCloseable {
     private final Map<String, Reconfigured> reconfigured = new ConcurrentHashMap<>();
     private final Object refreshLock = new Object();
     private final Scheduler timer;
-    /** Cancels the next re-read; null before {@link #start()}. Guarded by refreshLock. */
-    private Runnable nextPoll;
-    private boolean closed; // guarded by refreshLock
+    private final RepeatingTask polls;
     /** Touched by one re-read at a time (each schedules the next when it ends). */
     private volatile boolean listening;
 
@@ -64,6 +63,7 @@ public final class LiveLimits implements AutoCloseable {
         }
         this.pollInterval = pollInterval;
         this.storeTimeout = storeTimeout;
+        this.polls = new RepeatingTask(timer, pollInterval, this::listenAndRefresh);
     }
 
     /** A policy as configuration resolves it; registered with the override the store holds for it, if any. */
@@ -114,24 +114,7 @@ public final class LiveLimits implements AutoCloseable {
      * store's messages: start-up itself asks nothing of Redis, which may not be up yet.
      */
     void start() {
-        synchronized (refreshLock) {
-            if (nextPoll == null && !closed) {
-                nextPoll = timer.schedule(Duration.ZERO, this::poll);
-            }
-        }
-    }
-
-    /** One re-read, then the next one {@code pollInterval} after it ended (a slow store never piles them up). */
-    private void poll() {
-        try {
-            listenAndRefresh();
-        } finally {
-            synchronized (refreshLock) {
-                if (!closed) {
-                    nextPoll = timer.schedule(pollInterval, this::poll);
-                }
-            }
-        }
+        polls.start();
     }
 
     /**
@@ -226,12 +209,7 @@ public final class LiveLimits implements AutoCloseable {
 
     @Override
     public void close() {
-        synchronized (refreshLock) {
-            closed = true;
-            if (nextPoll != null) {
-                nextPoll.run();
-            }
-        }
+        polls.close();
     }
 
     private void listenAndRefresh() {

@@ -4,11 +4,13 @@ import io.guard.breaker.CircuitBreaker;
 import io.guard.bulkhead.Bulkhead;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.annotation.RateLimits;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -54,6 +56,18 @@ final class GuardedMethodFactory {
         if (limitSpecs.isEmpty() && breaker == null) {
             return GuardedMethod.NONE;
         }
+        String unreachable = unreachableByProxies(specific);
+        if (unreachable != null) {
+            throw new AnnotationSite(breaker != null ? "CircuitBreaker" : "RateLimit", targetClass, specific)
+                    .error("method", specific.getName(), "is " + unreachable + ": Spring's proxy cannot intercept it, "
+                                    + "so its Guard annotations would never apply",
+                            KotlinDetector.isKotlinType(targetClass)
+                                    ? "Declare the function open, or apply the kotlin-spring compiler plugin "
+                                    + "(org.jetbrains.kotlin.plugin.spring), which opens Spring beans and their "
+                                    + "members."
+                                    : "Make it a public (or protected), non-static, non-final method, and call it "
+                                    + "through the bean.");
+        }
         ReturnKind kind = ReturnKind.of(specific);
         boolean suspending = Coroutines.isSuspending(specific);
         if (suspending || kind == ReturnKind.FLOW) {
@@ -67,6 +81,21 @@ final class GuardedMethodFactory {
             }
         }
         return new GuardedMethod(specific, limitSpecs, breaker, kind);
+    }
+
+    /**
+     * Why a proxy never sees calls of {@code method}: {@code "static"}, {@code "private"} or {@code "final"} (a
+     * subclass proxy, Spring Boot's default, cannot override it); null when it can.
+     */
+    private static String unreachableByProxies(Method method) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isStatic(modifiers)) {
+            return "static";
+        }
+        if (Modifier.isPrivate(modifiers)) {
+            return "private";
+        }
+        return Modifier.isFinal(modifiers) ? "final" : null;
     }
 
     private List<LimitSpec> limitSpecs(Method method, Method specific, Class<?> targetClass, boolean classLevel) {

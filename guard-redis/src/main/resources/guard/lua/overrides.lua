@@ -1,11 +1,13 @@
 --[[
-OVERRIDES: reads or changes the run-time overrides of limits, kept in one hash, and tells every instance.
+OVERRIDES: reads or changes a hash every instance shares (the limits' run-time overrides, the breakers' fleet-wide
+states) and tells every instance.
 
-KEYS[1]  the hash of overrides: field = policy name, value = the encoded override
+KEYS[1]  the hash: field = policy or breaker name, value = what the Spring layer encoded
 ARGV[1]  'set', 'del' or 'get'
 ARGV[2]  the channel every instance with this key prefix listens on ('set' and 'del')
-ARGV[3]  the policy name ('set' and 'del')
-ARGV[4]  the encoded override ('set')
+ARGV[3]  the field ('set' and 'del')
+ARGV[4]  the value ('set')
+ARGV[5]  the message to publish ('set', optional: the field when absent)
 
 Returns  'get': the hash as a flat list {field, value, ...}; 'set' and 'del': {1}
 
@@ -16,10 +18,12 @@ local op = ARGV[1]
 if op == 'get' then
     return redis.call('HGETALL', KEYS[1])
 end
+local message = ARGV[3]
 if op == 'set' then
     redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
+    message = ARGV[5] or ARGV[3]
 else
     redis.call('HDEL', KEYS[1], ARGV[3])
 end
-redis.call('PUBLISH', ARGV[2], ARGV[3])
+redis.call('PUBLISH', ARGV[2], message)
 return {1}

@@ -1,8 +1,10 @@
 package io.guard.spring.actuate;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.guard.breaker.CircuitBreaker;
 import io.guard.breaker.CircuitBreakerConfig;
 import io.guard.breaker.window.Snapshot;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the {@code guard} endpoint shows for one circuit breaker. Rates are numbers (percent, {@code -1} while
@@ -14,9 +16,12 @@ import io.guard.breaker.window.Snapshot;
  * @param remainingOpenTimeMs time left in OPEN before a trial call is allowed; 0 in every other state
  * @param metrics            what the sliding window holds now
  * @param config             the thresholds and window the breaker decides with
+ * @param fleet              this instance's name and the last fleet-wide command it applied; absent unless
+ *                           fleet-wide control is enabled
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record CircuitBreakerDescriptor(String type, String state, long remainingOpenTimeMs, Metrics metrics,
-                                       Config config) {
+                                       Config config, @Nullable Fleet fleet) {
 
     static CircuitBreakerDescriptor of(CircuitBreaker breaker) {
         Snapshot s = breaker.snapshot();
@@ -28,7 +33,38 @@ public record CircuitBreakerDescriptor(String type, String state, long remaining
                 new Config(c.failureRateThreshold(), c.slowCallRateThreshold(),
                         c.slowCallDurationThreshold().toMillis(), c.slidingWindowType().name(),
                         c.slidingWindowSize(), c.minimumNumberOfCalls(), c.permittedNumberOfCallsInHalfOpenState(),
-                        c.waitDurationInOpenState().toMillis(), c.automaticTransitionFromOpenToHalfOpenEnabled()));
+                        c.waitDurationInOpenState().toMillis(), c.automaticTransitionFromOpenToHalfOpenEnabled()),
+                null);
+    }
+
+    CircuitBreakerDescriptor withFleet(Fleet fleet) {
+        return new CircuitBreakerDescriptor(type, state, remainingOpenTimeMs, metrics, config, fleet);
+    }
+
+    /**
+     * Which instance this is, and what the fleet last asked of the breaker: with {@code state} above, which instance
+     * is in which state.
+     *
+     * @param instance this instance's name ({@code guard.circuit-breaker.fleet.instance-id})
+     * @param command  the last fleet-wide command applied to this breaker here; absent if none
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Fleet(String instance, @Nullable FleetCommand command) {
+    }
+
+    /**
+     * A fleet-wide command as the endpoint shows it.
+     *
+     * @param state FORCED_OPEN, DISABLED, CLOSED or RESET
+     * @param by    who asked
+     * @param from  the instance it was sent from
+     * @param at    when it was sent (ISO-8601)
+     */
+    public record FleetCommand(String state, String by, String from, String at) {
+
+        static FleetCommand of(io.guard.spring.breaker.FleetCommand command) {
+            return new FleetCommand(command.state().name(), command.by(), command.from(), command.at().toString());
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.ratelimit.lease.LeaseStats;
+import io.guard.spring.breaker.FleetBreakers;
 import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LimitOverride;
 import io.guard.spring.ratelimit.LiveLimits;
@@ -43,19 +44,27 @@ public class GuardEndpoint {
     private final @Nullable LiveLimits live;
 
     private final @Nullable GuardLeases leases;
+    private final BreakerWrites breakerWrites;
 
     GuardEndpoint(GuardRegistries registries) {
-        this(registries, null, null);
+        this(registries, null, null, null);
+    }
+
+    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live, @Nullable GuardLeases leases) {
+        this(registries, live, leases, null);
     }
 
     /**
      * @param live   the limits' run-time overrides; null when limits cannot be overridden
      * @param leases what this instance leases; null when nothing can lease
+     * @param fleet  fleet-wide breaker control; null unless enabled
      */
-    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live, @Nullable GuardLeases leases) {
+    GuardEndpoint(GuardRegistries registries, @Nullable LiveLimits live, @Nullable GuardLeases leases,
+                  @Nullable FleetBreakers fleet) {
         this.registries = registries;
         this.live = live;
         this.leases = leases;
+        this.breakerWrites = new BreakerWrites(registries, fleet);
     }
 
     /** Every breaker and every limiter, each keyed and sorted by name. */
@@ -63,7 +72,7 @@ public class GuardEndpoint {
     public GuardReport guard() {
         Map<String, CircuitBreakerDescriptor> breakers = new LinkedHashMap<>();
         for (CircuitBreaker breaker : registries.breakers()) {
-            breakers.put(breaker.name(), CircuitBreakerDescriptor.of(breaker));
+            breakers.put(breaker.name(), breakerWrites.describe(breaker));
         }
         Map<String, RateLimiterDescriptor> limiters = new LinkedHashMap<>();
         for (RateLimitPolicy policy : registries.policies()) {
@@ -74,7 +83,7 @@ public class GuardEndpoint {
             bulkheads.put(bulkhead.name(), BulkheadDescriptor.of(bulkhead));
         }
         return new GuardReport(breakers, limiters, bulkheads,
-                leases == null ? null : leases.stats().orElse(null));
+                leases == null ? null : leases.stats().orElse(null), breakerWrites.fleet());
     }
 
     /**
@@ -84,7 +93,7 @@ public class GuardEndpoint {
     @ReadOperation
     @Nullable
     public GuardEntry guardEntry(@Selector String name) {
-        CircuitBreakerDescriptor breaker = registries.breaker(name).map(CircuitBreakerDescriptor::of).orElse(null);
+        CircuitBreakerDescriptor breaker = registries.breaker(name).map(breakerWrites::describe).orElse(null);
         RateLimiterDescriptor limiter = registries.policy(name).map(this::describe).orElse(null);
         if (breaker == null && limiter == null) {
             return null;
@@ -93,10 +102,11 @@ public class GuardEndpoint {
     }
 
     /**
-     * Moves the breaker {@code name} to {@code state}, or overrides the limit {@code name} (any of {@code rate},
+     * Moves the breaker {@code name} to {@code state} (on this instance, or with {@code scope} {@code fleet} on every
+     * instance, see {@link BreakerWrites}), or overrides the limit {@code name} (any of {@code rate},
      * {@code interval}, {@code algorithm}, {@code shadow}) on every instance sharing the backend. Returns the breaker
      * or limiter as it is afterwards; {@code null} (404 on the web) when there is none of that name: this never
-     * creates one.
+     * creates one. Over JMX, which carries no principal, a fleet-wide change is logged as asked by {@code jmx}.
      *
      * @throws InvalidEndpointRequestException (400) naming the field and value when a value is invalid, or when
      *                                         neither a state nor an override is given
@@ -107,13 +117,32 @@ public class GuardEndpoint {
                               @org.springframework.lang.Nullable Long rate,
                               @org.springframework.lang.Nullable String interval,
                               @org.springframework.lang.Nullable String algorithm,
-                              @org.springframework.lang.Nullable Boolean shadow) {
+                              @org.springframework.lang.Nullable Boolean shadow,
+                              @org.springframework.lang.Nullable String scope) {
+        return write(name, state, rate, interval, algorithm, shadow, scope, "jmx");
+    }
+
+    /** {@link #changeState(String, String, Long, String, String, Boolean, String)} on this instance's scope. */
+    @Nullable
+    public Object changeState(String name, @Nullable String state, @Nullable Long rate, @Nullable String interval,
+                              @Nullable String algorithm, @Nullable Boolean shadow) {
+        return changeState(name, state, rate, interval, algorithm, shadow, null);
+    }
+
+    /** The write of every protocol; {@code by} names who asked, for the logs of a fleet-wide change. */
+    @Nullable
+    Object write(String name, @Nullable String state, @Nullable Long rate, @Nullable String interval,
+                 @Nullable String algorithm, @Nullable Boolean shadow, @Nullable String scope, String by) {
         boolean overriding = rate != null || interval != null || algorithm != null || shadow != null;
         if (state != null && overriding) {
             throw invalid("Give either 'state' (a breaker) or rate, interval, algorithm, shadow (a limit), not both");
         }
         if (!overriding) {
-            return changeState(name, state);
+            return breakerWrites.change(name, state, scope, by);
+        }
+        if (scope != null) {
+            throw invalid("'scope' applies to a breaker's state only: a limit's override always reaches every "
+                    + "instance sharing the backend");
         }
         if (live == null || registries.policy(name).isEmpty()) {
             return null;
@@ -128,13 +157,13 @@ public class GuardEndpoint {
         return registries.policy(name).map(this::describe).orElse(null);
     }
 
-    /** Breaker state changes only: see {@link #changeState(String, String, Long, String, String, Boolean)}. */
+    /**
+     * Breaker state changes on this instance only: see
+     * {@link #changeState(String, String, Long, String, String, Boolean, String)}.
+     */
     @Nullable
     public CircuitBreakerDescriptor changeState(String name, @Nullable String state) {
-        Transition transition = Transition.parse(state);
-        Optional<CircuitBreaker> breaker = registries.breaker(name);
-        breaker.ifPresent(transition::applyTo);
-        return breaker.map(CircuitBreakerDescriptor::of).orElse(null);
+        return breakerWrites.change(name, state, null, "jmx");
     }
 
     /**
@@ -181,11 +210,22 @@ public class GuardEndpoint {
      * @param rateLimiters    every limiter by name
      * @param bulkheads       every bulkhead ({@code @CircuitBreaker(maxConcurrentCalls)}) by name
      * @param leases          the leases this instance took, gave back and holds; absent when no limit leases
+     * @param fleet           which instance is in which state; absent unless fleet-wide control is enabled
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record GuardReport(Map<String, CircuitBreakerDescriptor> circuitBreakers,
                               Map<String, RateLimiterDescriptor> rateLimiters,
-                              Map<String, BulkheadDescriptor> bulkheads, @Nullable LeaseStats leases) {
+                              Map<String, BulkheadDescriptor> bulkheads, @Nullable LeaseStats leases,
+                              @Nullable FleetReport fleet) {
+    }
+
+    /**
+     * @param instance  this instance's name
+     * @param instances every instance's breakers' states, by instance name, then breaker name, as last read
+     * @param readAt    when this instance last read them (ISO-8601); absent before the first read
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record FleetReport(String instance, Map<String, Map<String, String>> instances, @Nullable String readAt) {
     }
 
     /**

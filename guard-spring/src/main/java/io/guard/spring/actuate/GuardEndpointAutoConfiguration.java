@@ -3,6 +3,7 @@ package io.guard.spring.actuate;
 import io.guard.breaker.CircuitBreakerRegistry;
 import io.guard.bulkhead.BulkheadRegistry;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.breaker.FleetBreakers;
 import io.guard.spring.ratelimit.GuardLeases;
 import io.guard.spring.ratelimit.LiveLimits;
 import io.guard.spring.ratelimit.RateLimitQuotas;
@@ -48,9 +49,9 @@ public class GuardEndpointAutoConfiguration {
     GuardEndpoint guardEndpoint(ObjectProvider<CircuitBreakerRegistry> breakers,
                                 ObjectProvider<RateLimiterRegistry> limiters,
                                 ObjectProvider<BulkheadRegistry> bulkheads, ObjectProvider<LiveLimits> live,
-                                ObjectProvider<GuardLeases> leases) {
+                                ObjectProvider<GuardLeases> leases, ObjectProvider<FleetBreakers> fleet) {
         return new GuardEndpoint(new GuardRegistries(breakers.getIfAvailable(), limiters.getIfAvailable(),
-                bulkheads.getIfAvailable()), live.getIfAvailable(), leases.getIfAvailable());
+                bulkheads.getIfAvailable()), live.getIfAvailable(), leases.getIfAvailable(), fleet.getIfAvailable());
     }
 
     @Bean

@@ -59,6 +59,12 @@ public class BreakerProperties {
     /** Whether the health indicator reports DOWN while this breaker is OPEN (default false). */
     private Boolean healthFailsWhenOpen;
 
+    /**
+     * Whether this breaker opening on one instance opens it on every instance with fleet control, for the same wait;
+     * see docs/fleet-control.md (default false).
+     */
+    private Boolean shareOpen;
+
     /** State a new breaker starts in (default CLOSED). */
     private State initialState;
 
@@ -255,5 +261,13 @@ public class BreakerProperties {
 
     public void setHealthFailsWhenOpen(Boolean healthFailsWhenOpen) {
         this.healthFailsWhenOpen = healthFailsWhenOpen;
+    }
+
+    public Boolean getShareOpen() {
+        return shareOpen;
+    }
+
+    public void setShareOpen(Boolean shareOpen) {
+        this.shareOpen = shareOpen;
     }
 }

@@ -4,6 +4,8 @@ import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.LimitOverrideStore;
 import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.time.BoundedWait;
+import io.guard.time.RepeatingTask;
 import io.guard.time.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +18,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The limits as they are now: the configured policies with the operators' overrides on top. An override is kept in a
@@ -44,9 +43,7 @@ public final class LiveLimits implements AutoCloseable {
     private final Map<String, Reconfigured> reconfigured = new ConcurrentHashMap<>();
     private final Object refreshLock = new Object();
     private final Scheduler timer;
-    /** Cancels the next re-read; null before {@link #start()}. Guarded by refreshLock. */
-    private Runnable nextPoll;
-    private boolean closed; // guarded by refreshLock
+    private final RepeatingTask polls;
     /** Touched by one re-read at a time (each schedules the next when it ends). */
     private volatile boolean listening;
 
@@ -66,6 +63,7 @@ public final class LiveLimits implements AutoCloseable {
         }
         this.pollInterval = pollInterval;
         this.storeTimeout = storeTimeout;
+        this.polls = new RepeatingTask(timer, pollInterval, this::listenAndRefresh);
     }
 
     /** A policy as configuration resolves it; registered with the override the store holds for it, if any. */
@@ -116,24 +114,7 @@ public final class LiveLimits implements AutoCloseable {
      * store's messages: start-up itself asks nothing of Redis, which may not be up yet.
      */
     void start() {
-        synchronized (refreshLock) {
-            if (nextPoll == null && !closed) {
-                nextPoll = timer.schedule(Duration.ZERO, this::poll);
-            }
-        }
-    }
-
-    /** One re-read, then the next one {@code pollInterval} after it ended (a slow store never piles them up). */
-    private void poll() {
-        try {
-            listenAndRefresh();
-        } finally {
-            synchronized (refreshLock) {
-                if (!closed) {
-                    nextPoll = timer.schedule(pollInterval, this::poll);
-                }
-            }
-        }
+        polls.start();
     }
 
     /**
@@ -228,12 +209,7 @@ public final class LiveLimits implements AutoCloseable {
 
     @Override
     public void close() {
-        synchronized (refreshLock) {
-            closed = true;
-            if (nextPoll != null) {
-                nextPoll.run();
-            }
-        }
+        polls.close();
     }
 
     private void listenAndRefresh() {
@@ -281,15 +257,6 @@ public final class LiveLimits implements AutoCloseable {
     }
 
     private <T> T join(CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(storeTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the override store failed: " + e.getCause(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the override store did not answer within " + storeTimeout, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the override store", e);
-        }
+        return BoundedWait.join(stage, storeTimeout, "override store");
     }
 }

@@ -47,7 +47,7 @@ import java.util.UUID;
  */
 @Configuration(proxyBeanMethods = false)
 @Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.RedisOverrides.class,
-        GuardRateLimiterBackendConfiguration.Local.class})
+        GuardRateLimiterBackendConfiguration.Local.class, GuardFleetBreakersConfiguration.class})
 public class GuardRateLimiterBackendConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(GuardRateLimiterBackendConfiguration.class);

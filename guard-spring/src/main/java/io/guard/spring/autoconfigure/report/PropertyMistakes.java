@@ -66,6 +66,16 @@ public final class PropertyMistakes {
             found.add(new Mistake(BREAKERS + "max-breakers", breakers.getMaxBreakers(), "must be at least 1"));
         }
         BulkheadMistakes.serverLimit(properties, found);
+        if (!breakers.getFleet().isEnabled()) {
+            shareOpenWithoutFleet(breakers.getDefaults(), BREAKERS + "defaults", found);
+            breakers.getInstances().forEach((name, instance) ->
+                    shareOpenWithoutFleet(instance, BREAKERS + "instances." + name, found));
+        }
+        Duration fleetPoll = breakers.getFleet().getPollInterval();
+        if (fleetPoll == null || fleetPoll.isZero() || fleetPoll.isNegative()) {
+            found.add(new Mistake(BREAKERS + "fleet.poll-interval", fleetPoll,
+                    "must be positive, such as 5s: it bounds how long an instance may miss a fleet-wide command"));
+        }
         RateLimitProperties limits = properties.getRateLimit();
         limit(limits.getDefaults(), LIMITS + "defaults", found);
         limits.getInstances().forEach((name, instance) -> limit(instance, LIMITS + "instances." + name, found));
@@ -84,6 +94,13 @@ public final class PropertyMistakes {
                     "must be at least 1"));
         }
         return found;
+    }
+
+    private static void shareOpenWithoutFleet(BreakerProperties breaker, String prefix, List<Mistake> found) {
+        if (Boolean.TRUE.equals(breaker.getShareOpen())) {
+            found.add(new Mistake(prefix + ".share-open", true, "needs " + BREAKERS
+                    + "fleet.enabled=true: an opening is shared through fleet-wide control"));
+        }
     }
 
     /** The breaker's configuration, or null when it cannot be built (its mistakes are then in {@code found}). */

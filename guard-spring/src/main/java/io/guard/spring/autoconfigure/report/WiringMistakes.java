@@ -7,6 +7,7 @@ import io.guard.spring.autoconfigure.RouteProperties;
 import io.guard.spring.autoconfigure.redis.BackendChoice;
 import io.guard.spring.autoconfigure.redis.GuardRateLimiterBackendConfiguration;
 import io.guard.spring.autoconfigure.redis.OnBackendChoiceCondition;
+import io.guard.breaker.BreakerStateStore;
 import io.guard.ratelimit.RateLimiter;
 import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.autoconfigure.redis.BackendChoice.RedisClient;
@@ -27,8 +28,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The {@code guard.*} values that cannot work with the beans this application defines: a Redis client or backend
- * chosen without its bean, a {@code RedisConnectionFactory} that is not Lettuce's, and the routes (whose key
- * expressions may name beans). Found from the bean definitions, by type and without creating any bean, so that
+ * chosen without its bean, a {@code RedisConnectionFactory} that is not Lettuce's, fleet-wide breaker control without
+ * Redis, and the routes (whose key expressions may name beans). Found from the bean definitions, by type and without creating any bean, so that
  * {@link GuardPropertiesCheck} reports them with every other mistake instead of the first bean that needs one
  * stopping start-up on its own. Each is looked for only where Guard builds the bean that needs it: an application
  * with its own {@link RateLimiter} needs no Redis client for {@code backend=redis}.
@@ -51,6 +52,13 @@ final class WiringMistakes {
         List<PropertyMistakes.Mistake> found = new ArrayList<>();
         RateLimitProperties limits = properties.getRateLimit();
         backend(limits, beans, found);
+        if (properties.getCircuitBreaker().getFleet().isEnabled()
+                && beans.getBeanNamesForType(BreakerStateStore.class, true, false).length == 0) {
+            found.add(new PropertyMistakes.Mistake("guard.circuit-breaker.fleet.enabled", true,
+                    "needs Redis, which carries the fleet-wide commands, but rate limits are counted in process here",
+                    "Add a RedissonClient or Spring Data Redis (Lettuce) for Guard's Redis backend, or remove "
+                            + "guard.circuit-breaker.fleet.enabled."));
+        }
         if (definedBy(beans, RouteLimits.class, GuardRoutesConfiguration.class)) {
             List<GuardAnnotationException> problems = RouteLimits.problems(
                     limits.getRoutes().stream().map(RouteProperties::toDefinition).toList(), beans,

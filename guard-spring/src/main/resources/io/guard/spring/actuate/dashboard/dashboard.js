@@ -13,6 +13,7 @@
   const breakers = new Map();    // name -> breaker view model
   const limiters = new Map();    // name -> limiter view model
   const bulkheads = new Map();   // name -> bulkhead view model
+  let fleetStates = null;        // with fleet-wide control: instance -> breaker -> state, as the instance last read
   let stream = null;
   let everConnected = false;
   let dirty = true;
@@ -83,6 +84,7 @@
   function num(v, fallback) { return typeof v === 'number' && isFinite(v) ? v : fallback; }
 
   function applySnapshot(json, at) {
+    fleetStates = json.fleet ? json.fleet.instances || {} : null;
     const seenB = new Set();
     for (const [name, d] of Object.entries(json.circuitBreakers || {})) {
       seenB.add(name);
@@ -94,6 +96,7 @@
       b.slowCallRate = num(m.slowCallRate, -1);
       b.notPermitted = num(m.notPermittedCalls, 0);
       b.openUntil = at + num(d.remainingOpenTimeMs, 0);
+      b.fleet = d.fleet || null;   // present with fleet-wide control: this instance and the fleet's last command
       b.failureRates.push({ t: at, v: b.failureRate });
       b.slowRates.push({ t: at, v: b.slowCallRate });
     }
@@ -415,6 +418,17 @@
       el('span', { class: `state state-${b.state}` }, b.state));
     if (b.state === 'OPEN') {
       stateCell.append(el('span', { class: 'sub remaining' }, `half-open in ${fmtMs(Math.max(0, b.openUntil - now))}`));
+    }
+    if (b.fleet) {
+      const cmd = b.fleet.command;
+      stateCell.append(el('span', { class: 'sub fleet' }, `on ${b.fleet.instance}`,
+        cmd ? ` · fleet: ${cmd.state} by ${cmd.by}` : ''));
+    }
+    if (fleetStates) {
+      const states = Object.entries(fleetStates).filter(([, s]) => s[b.name]).map(([i, s]) => `${i} ${s[b.name]}`);
+      if (states.length) {
+        stateCell.append(el('span', { class: 'sub fleet-states' }, states.join(' · ')));
+      }
     }
     const transitions = el('ul', { class: 'transitions' }, ...b.transitions.slice(0, 3).map(t =>
       el('li', {}, el('time', { datetime: t.time }, fmtTime(t.time)), ` ${t.from} → ${t.to}`, t.reason ? ` (${t.reason})` : '')));

@@ -3,20 +3,17 @@ package io.guard.ratelimit.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.masterreplica.MasterReplica;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.tracing.Tracing;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +43,7 @@ import java.util.function.Supplier;
  */
 public final class LettuceScriptConnection extends ScriptConnection {
 
-    private static final RedisCodec<String, String> CODEC = LettuceDispatch.CODEC;
+    static final RedisCodec<String, String> CODEC = LettuceDispatch.CODEC;
 
     private final ConnectAttempts<StatefulConnection<String, String>> connection;
     private final ConnectAttempts<StatefulRedisPubSubConnection<String, String>> pubSub;
@@ -61,9 +58,9 @@ public final class LettuceScriptConnection extends ScriptConnection {
     /** How long the script connection may stay closed before a batch to send replaces it. */
     static final long RECONNECT_AFTER_MILLIS = 1000;
 
-    private LettuceScriptConnection(Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
-                                    Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
-                                            connectPubSub, Duration timeout, boolean clustered, Tracing tracing) {
+    LettuceScriptConnection(Supplier<CompletableFuture<StatefulConnection<String, String>>> connect,
+                            Supplier<CompletableFuture<StatefulRedisPubSubConnection<String, String>>>
+                                    connectPubSub, Duration timeout, boolean clustered, Tracing tracing) {
         this.tracing = tracing;
         this.connection = new ConnectAttempts<>(connect);
         this.pubSub = new ConnectAttempts<>(connectPubSub);
@@ -79,34 +76,24 @@ public final class LettuceScriptConnection extends ScriptConnection {
      * @throws IllegalArgumentException if the factory is not Lettuce's (Guard does not drive Jedis)
      */
     public static LettuceScriptConnection of(RedisConnectionFactory factory) {
+        return of(factory, null);
+    }
+
+    /**
+     * As {@link #of(RedisConnectionFactory)}, but Guard's connections select {@code database} (null: the factory's
+     * own), so that Guard's keys live apart from the application's; pub/sub channels are the same in every database.
+     *
+     * @throws IllegalArgumentException if the factory is not Lettuce's, or a database other than 0 is asked of a
+     *                                  cluster (which has only database 0)
+     */
+    public static LettuceScriptConnection of(RedisConnectionFactory factory, Integer database) {
         Objects.requireNonNull(factory, "factory");
         if (!(factory instanceof LettuceConnectionFactory lettuce)) {
             throw new IllegalArgumentException("Guard's Redis backend runs on Spring Data Redis with Lettuce only, "
                     + "but the RedisConnectionFactory is a " + factory.getClass().getName()
                     + "; use Lettuce (Spring Boot's default) or a RedissonClient");
         }
-        Duration timeout = lettuce.getClientConfiguration().getCommandTimeout();
-        if (lettuce.isRedisSentinelAware() && lettuce.getRequiredNativeClient() instanceof RedisClient client) {
-            RedisURI sentinels = LettuceConverters.sentinelConfigurationToRedisURI(lettuce.getSentinelConfiguration());
-            sentinels.setSsl(lettuce.isUseSsl());
-            return followingSentinels(client, sentinels, timeout);
-        }
-        return of(lettuce.getRequiredNativeClient(), timeout);
-    }
-
-    /**
-     * Through Redis Sentinel: a master/replica connection that listens to the sentinels and moves to the new primary
-     * as soon as they announce it ({@code +switch-master}). A plain connection resolved through the sentinels would
-     * stay on the old primary until that one closes it, which a demoted primary does only after the sentinels convert
-     * it (seconds later), and a frozen one never: decisions meanwhile would fail, or be written to the old primary
-     * and lost with it (issue 23, {@code SentinelFailoverIT}).
-     */
-    private static LettuceScriptConnection followingSentinels(RedisClient client, RedisURI sentinels,
-                                                              Duration timeout) {
-        return new LettuceScriptConnection(
-                () -> MasterReplica.connectAsync(client, CODEC, sentinels).thenApply(connection -> connection),
-                () -> CompletableFuture.completedFuture(client.connectPubSub(CODEC, sentinels)), timeout, false,
-                client.getResources().tracing());
+        return LettuceFactoryConnections.of(lettuce, database);
     }
 
     /**

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * {@code guard.rate-limit.redis.*}: which Redis client runs Guard's scripts, how many go together, how long a
- * decision may wait for Redis, and how long start-up waits for the connection to be warm.
+ * decision may wait for Redis, how long start-up waits for the connection to be warm, and which database holds
+ * Guard's keys.
  */
 public class RateLimitRedisProperties {
 
@@ -31,6 +32,21 @@ public class RateLimitRedisProperties {
      * on-backend-failure until Redis answers, and the warm-up goes on in the background. 0 does not wait.
      */
     private Duration warmUpTimeout = Duration.ofSeconds(5);
+
+    /**
+     * The Redis database (SELECT index) that holds Guard's keys, apart from the application's own, so that the
+     * application's KEYS, SCAN or FLUSHDB never meets them; unset uses the database the application's client selects.
+     * Only 0 on Redis Cluster; not with the application's own RedissonClient, whose database Guard cannot change.
+     */
+    private Integer database;
+
+    public Integer getDatabase() {
+        return database;
+    }
+
+    public void setDatabase(Integer database) {
+        this.database = database;
+    }
 
     public Duration getWarmUpTimeout() {
         return warmUpTimeout;

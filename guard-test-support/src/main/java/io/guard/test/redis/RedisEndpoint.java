@@ -42,9 +42,22 @@ public record RedisEndpoint(String host, int port, String url, String keyPrefix,
         return Resp.call(host, port, password(), command);
     }
 
+    /**
+     * As {@link #call(String...)}, in the numbered database ({@code SELECT} on the same connection first): what an
+     * application that keeps its data in that database sees, e.g. {@code DBSIZE}.
+     */
+    public Object callIn(int database, String... command) {
+        return Resp.call(host, port, password(), database, command);
+    }
+
     /** The keys under this endpoint's prefix, sorted. */
     public List<String> keys() {
-        List<String> keys = Resp.strings(call("KEYS", Resp.escapeGlob(keyPrefix) + "*"));
+        return keysIn(0);
+    }
+
+    /** The keys under this endpoint's prefix in the numbered database, sorted. */
+    public List<String> keysIn(int database) {
+        List<String> keys = Resp.strings(callIn(database, "KEYS", Resp.escapeGlob(keyPrefix) + "*"));
         keys.sort(null);
         return keys;
     }

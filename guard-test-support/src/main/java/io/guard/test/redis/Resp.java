@@ -23,6 +23,11 @@ final class Resp {
     }
 
     static Object call(String host, int port, String password, String... command) {
+        return call(host, port, password, 0, command);
+    }
+
+    /** As {@link #call(String, int, String, String...)}, in {@code database} (SELECT first unless 0). */
+    static Object call(String host, int port, String password, int database, String... command) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(host, port), TIMEOUT_MILLIS);
             socket.setSoTimeout(TIMEOUT_MILLIS);
@@ -30,6 +35,10 @@ final class Resp {
             InputStream in = new BufferedInputStream(socket.getInputStream());
             if (password != null) {
                 write(out, "AUTH", password);
+                read(in, host, port);
+            }
+            if (database != 0) {
+                write(out, "SELECT", Integer.toString(database));
                 read(in, host, port);
             }
             write(out, command);

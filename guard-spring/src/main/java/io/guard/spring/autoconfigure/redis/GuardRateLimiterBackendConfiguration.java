@@ -28,6 +28,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -43,7 +44,7 @@ import java.util.UUID;
  * {@code @ConditionalOnClass}.
  *
  * <p>Internal: public for the auto-configuration, which imports it, and the start-up report, which looks for the
- * beans of {@link Local} and {@link SpringDataScripts}; not an API.
+ * beans of {@link Local}, {@link SpringDataScripts} and {@link RedissonScripts}; not an API.
  */
 @Configuration(proxyBeanMethods = false)
 @Import({GuardRateLimiterBackendConfiguration.Redis.class, GuardRateLimiterBackendConfiguration.RedisOverrides.class,
@@ -59,7 +60,7 @@ public class GuardRateLimiterBackendConfiguration {
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.redisson.api.RedissonClient")
     @ConditionalOnBackendChoice(RedisClient.REDISSON)
-    static class RedissonScripts {
+    public static class RedissonScripts {
 
         @Bean
         @ConditionalOnMissingBean
@@ -78,8 +79,12 @@ public class GuardRateLimiterBackendConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ScriptConnection guardScriptConnection(GuardProperties checkedFirst, RedisConnectionFactory factory) {
+            Integer database = checkedFirst.getRateLimit().getRedis().getDatabase();
+            if (factory instanceof LettuceConnectionFactory lettuce && lettuce.isClusterAware()) {
+                RedisDatabases.checkNotCluster(database);
+            }
             try {
-                return LettuceScriptConnection.of(factory);
+                return LettuceScriptConnection.of(factory, database);
             } catch (IllegalArgumentException e) {
                 // A factory declared by its interface: what start-up could not see before it was built.
                 throw new GuardPropertiesException("guard.rate-limit.redis.client", e.getMessage(),

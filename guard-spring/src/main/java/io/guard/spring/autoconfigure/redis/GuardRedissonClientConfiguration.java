@@ -1,5 +1,6 @@
 package io.guard.spring.autoconfigure.redis;
 
+import io.guard.spring.autoconfigure.GuardProperties;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,8 +25,13 @@ import org.springframework.core.env.Environment;
 @ConditionalOnProperty(prefix = "guard.rate-limit", name = "backend", havingValue = "redis")
 public class GuardRedissonClientConfiguration {
 
+    /**
+     * In {@code guard.rate-limit.redis.database} when it is set: the client is Guard's alone. Takes the properties so
+     * that their one check (a negative database included) runs first.
+     */
     @Bean(destroyMethod = "shutdown")
-    RedissonClient guardRedissonClient(Environment environment) {
-        return GuardRedissonClients.create(Binder.get(environment));
+    RedissonClient guardRedissonClient(Environment environment, GuardProperties checkedFirst) {
+        return GuardRedissonClients.create(Binder.get(environment),
+                checkedFirst.getRateLimit().getRedis().getDatabase());
     }
 }

@@ -24,11 +24,15 @@ final class GuardRedissonClients {
     private GuardRedissonClients() {
     }
 
-    static RedissonClient create(Binder binder) {
-        return Redisson.create(config(binder));
+    static RedissonClient create(Binder binder, Integer guardDatabase) {
+        return Redisson.create(config(binder, guardDatabase));
     }
 
-    static Config config(Binder binder) {
+    /**
+     * @param guardDatabase {@code guard.rate-limit.redis.database}: the database instead of
+     *                      {@code spring.data.redis.database}; null for that one
+     */
+    static Config config(Binder binder, Integer guardDatabase) {
         Config config = new Config();
         config.setLazyInitialization(true);
         boolean ssl = binder.bind(PREFIX + ".ssl.enabled", Boolean.class).orElse(false);
@@ -45,6 +49,7 @@ final class GuardRedissonClients {
         List<String> sentinelNodes = binder.bind(PREFIX + ".sentinel.nodes", String[].class)
                 .map(List::of).orElse(List.of());
         if (!clusterNodes.isEmpty()) {
+            RedisDatabases.checkNotCluster(guardDatabase);
             var cluster = config.useClusterServers();
             clusterNodes.forEach(node -> cluster.addNodeAddress(scheme + node));
             identify(cluster, username, password, clientName);
@@ -56,7 +61,7 @@ final class GuardRedissonClients {
         if (!sentinelNodes.isEmpty()) {
             var sentinel = config.useSentinelServers()
                     .setMasterName(binder.bind(PREFIX + ".sentinel.master", String.class).orElse("mymaster"))
-                    .setDatabase(database);
+                    .setDatabase(guardDatabase != null ? guardDatabase : database);
             sentinelNodes.forEach(node -> sentinel.addSentinelAddress(scheme + node));
             identify(sentinel, username, password, clientName);
             binder.bind(PREFIX + ".sentinel.password", String.class).ifBound(sentinel::setSentinelPassword);
@@ -88,7 +93,7 @@ final class GuardRedissonClients {
             int port = binder.bind(PREFIX + ".port", Integer.class).orElse(6379);
             single.setAddress(scheme + host + ":" + port);
         }
-        single.setDatabase(database);
+        single.setDatabase(guardDatabase != null ? guardDatabase : database);
         identify(single, username, password, clientName);
         if (connectTimeout != null) {
             single.setConnectTimeout(connectTimeout);

@@ -161,6 +161,13 @@ public final class PropertyMistakes {
                     + "' but must be zero or positive: it bounds how long start-up waits for Redis",
                     "Set a duration, e.g. guard.rate-limit.redis.warm-up-timeout=5s (the default), or 0 not to wait."));
         }
+        Integer database = redis.getDatabase();
+        if (database != null && database < 0) {
+            found.add(new Mistake(LIMITS + "redis.database", database,
+                    "must not be negative: it is the index of the Redis database (SELECT) that holds Guard's keys",
+                    "Set a database index such as guard.rate-limit.redis.database=1, or leave it out to use the "
+                            + "application's database."));
+        }
     }
 
     /**

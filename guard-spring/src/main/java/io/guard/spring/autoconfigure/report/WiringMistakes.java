@@ -6,6 +6,7 @@ import io.guard.spring.autoconfigure.RateLimitProperties;
 import io.guard.spring.autoconfigure.RouteProperties;
 import io.guard.spring.autoconfigure.redis.BackendChoice;
 import io.guard.spring.autoconfigure.redis.GuardRateLimiterBackendConfiguration;
+import io.guard.spring.autoconfigure.redis.GuardRedissonClientConfiguration;
 import io.guard.spring.autoconfigure.redis.OnBackendChoiceCondition;
 import io.guard.breaker.BreakerStateStore;
 import io.guard.ratelimit.RateLimiter;
@@ -29,7 +30,8 @@ import java.util.function.UnaryOperator;
 /**
  * The {@code guard.*} values that cannot work with the beans this application defines: a Redis client or backend
  * chosen without its bean, a {@code RedisConnectionFactory} that is not Lettuce's, fleet-wide breaker control without
- * Redis, and the routes (whose key expressions may name beans). Found from the bean definitions, by type and without creating any bean, so that
+ * Redis, a database for Guard's keys with the application's own {@code RedissonClient}, and the routes (whose key
+ * expressions may name beans). Found from the bean definitions, by type and without creating any bean, so that
  * {@link GuardPropertiesCheck} reports them with every other mistake instead of the first bean that needs one
  * stopping start-up on its own. Each is looked for only where Guard builds the bean that needs it: an application
  * with its own {@link RateLimiter} needs no Redis client for {@code backend=redis}.
@@ -38,6 +40,7 @@ final class WiringMistakes {
 
     private static final String LIMITS = "guard.rate-limit.";
     private static final String CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
+    private static final String REDISSON_CLIENT = "org.redisson.api.RedissonClient";
     private static final String LETTUCE_FACTORY =
             "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
 
@@ -81,7 +84,31 @@ final class WiringMistakes {
         } else if (choice.client() == RedisClient.SPRING_DATA_LETTUCE && definedBy(beans, ScriptConnection.class,
                 GuardRateLimiterBackendConfiguration.SpringDataScripts.class)) {
             notLettuce(beans, found);
+        } else if (choice.client() == RedisClient.REDISSON && limits.getRedis().getDatabase() != null
+                && definedBy(beans, ScriptConnection.class, GuardRateLimiterBackendConfiguration.RedissonScripts.class)) {
+            applicationsRedisson(limits.getRedis().getDatabase(), beans, found);
         }
+    }
+
+    /**
+     * A database of Guard's own cannot be had from the application's {@code RedissonClient}: a Redisson client
+     * selects one database for all its connections, and a second client made from the first one's configuration
+     * would double its threads and connections behind the application's back. Guard's own client (made from
+     * {@code spring.data.redis.*}) takes the database itself.
+     */
+    private static void applicationsRedisson(int database, ConfigurableListableBeanFactory beans,
+                                             List<PropertyMistakes.Mistake> found) {
+        Class<?> redisson = ClassUtils.resolveClassName(REDISSON_CLIENT, beans.getBeanClassLoader());
+        if (definedBy(beans, redisson, GuardRedissonClientConfiguration.class)) {
+            return;
+        }
+        String[] names = beans.getBeanNamesForType(redisson, true, false);
+        String bean = names.length > 0 ? "'" + names[0] + "'" : "";
+        found.add(new PropertyMistakes.Mistake(LIMITS + "redis.database", database, "Guard's scripts run on the "
+                + "application's RedissonClient bean " + bean + ", whose database Guard cannot change",
+                "Set the database in that RedissonClient's own configuration, or leave "
+                        + "guard.rate-limit.redis.database out, or set guard.rate-limit.redis.client=spring-data to "
+                        + "run Guard on Spring Data Redis's connection factory in a database of its own."));
     }
 
     private static void clientMissing(Backend backend, Client client, List<PropertyMistakes.Mistake> found) {

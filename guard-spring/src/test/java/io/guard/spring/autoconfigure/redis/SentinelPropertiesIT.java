@@ -6,6 +6,7 @@ import io.guard.ratelimit.redis.ScriptConnection;
 import io.guard.spring.annotation.RateLimit;
 import io.guard.spring.test.AutoConfigs;
 import io.guard.test.redis.DedicatedRedis;
+import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisSentinels;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -36,19 +37,40 @@ class SentinelPropertiesIT {
                 .toList();
     }
 
+    /** An application on Spring Boot's Redis auto-configuration, pointed at the sentinels; Guard on its factory. */
+    private static ApplicationContextRunner onSpringData(RedisSentinels sentinels) {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, GuardAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(AutoConfigs.type(
+                        "DataRedisAutoConfiguration|RedisAutoConfiguration")))
+                .withBean(Payments.class)
+                .withPropertyValues("spring.data.redis.sentinel.master=" + RedisSentinels.MASTER_NAME,
+                        "spring.data.redis.sentinel.nodes=" + String.join(",", sentinels.sentinelAddresses()),
+                        "guard.rate-limit.redis.client=spring-data");
+    }
+
+    /** guard.rate-limit.redis.database through the sentinels: the primary they name holds Guard's keys in it. */
+    @Test
+    void guardsDatabaseIsSelectedOnThePrimaryTheSentinelsName() {
+        try (RedisSentinels sentinels = RedisSentinels.start()) {
+            onSpringData(sentinels).withPropertyValues("spring.data.redis.timeout=10s",
+                            "guard.rate-limit.redis.timeout=10s", "guard.rate-limit.redis.database=3")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertThat(context.getBean(Payments.class).pay("ada")).isEqualTo("paid");
+                        RedisEndpoint primary = sentinels.primary().endpoint("guard:");
+                        assertThat(primary.keysIn(3)).anyMatch(key -> key.contains("{payments:ada}"));
+                        assertThat(primary.keys()).as("the application's database 0").isEmpty();
+                    });
+        }
+    }
+
     @Test
     void limitsFollowTheSentinelsToTheNewPrimaryWithTheirQuota() {
         try (RedisSentinels sentinels = RedisSentinels.start()) {
-            new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(AopAutoConfiguration.class, GuardAutoConfiguration.class))
-                    .withConfiguration(AutoConfigurations.of(AutoConfigs.type(
-                            "DataRedisAutoConfiguration|RedisAutoConfiguration")))
-                    .withBean(Payments.class)
-                    .withPropertyValues("spring.data.redis.sentinel.master=" + RedisSentinels.MASTER_NAME,
-                            "spring.data.redis.sentinel.nodes=" + String.join(",", sentinels.sentinelAddresses()),
-                            "spring.data.redis.timeout=1s", "guard.rate-limit.redis.timeout=1s",
-                            "guard.rate-limit.instances.payments.on-backend-failure=FAIL_CLOSED",
-                            "guard.rate-limit.redis.client=spring-data")
+            onSpringData(sentinels).withPropertyValues("spring.data.redis.timeout=1s",
+                            "guard.rate-limit.redis.timeout=1s",
+                            "guard.rate-limit.instances.payments.on-backend-failure=FAIL_CLOSED")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
                         assertThat(context.getBean(ScriptConnection.class).clientName()).isEqualTo("lettuce");

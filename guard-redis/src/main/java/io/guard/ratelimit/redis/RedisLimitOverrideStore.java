@@ -14,9 +14,6 @@ import java.util.concurrent.CompletionStage;
  */
 public final class RedisLimitOverrideStore implements LimitOverrideStore {
 
-    /** Changes or reads the overrides hash, and publishes a change (the breakers' fleet-wide states use it too). */
-    static final LuaScript SCRIPT = SharedHash.SCRIPT;
-
     private final SharedHash hash;
 
     /**

@@ -218,7 +218,7 @@ public final class RedisRateLimiter implements RateLimiter {
     public CompletionStage<Void> warmUp() {
         List<LuaScript> all = new ArrayList<>(scripts.all());
         all.add(leases.script());
-        all.add(RedisLimitOverrideStore.SCRIPT); // on the same connection when overrides are kept in Redis
+        all.add(SharedHash.SCRIPT); // overrides and fleet commands, on the same connection when kept in Redis
         return WarmUp.run(connection, all, resets, policy -> inspect(policy, WARM_UP));
     }
 

@@ -1,6 +1,7 @@
 package io.guard.ratelimit.redis;
 
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class SharedHash implements AutoCloseable {
         this.runner = new ScriptRunner(new Pipeline(connection, 1));
         this.hash = prefix + "{" + hashTag + "}";
         this.channel = prefix + channel;
-        List<LuaScript> all = new java.util.ArrayList<>(List.of(others));
+        List<LuaScript> all = new ArrayList<>(List.of(others));
         all.add(SCRIPT);
         this.scripts = List.copyOf(all);
     }

@@ -108,10 +108,15 @@ class LettuceDatabaseIT {
 
         assertThat(guard.tryAcquire(hourly, "user-1", 1).allowed()).isTrue();
 
-        String clients = (String) redis.call("CLIENT", "LIST");
-        assertThat(clients.lines().filter(line -> line.contains(" name=" + clientName + " ")))
-                .isNotEmpty()
-                .allSatisfy(line -> assertThat(line).contains(" db=" + GUARDS + " ").contains(" user=" + user + " "));
+        // The pub/sub connection is made beside the script connection and selects its database after its HELLO:
+        // look until its handshake is through (both connections seen, neither still in HELLO).
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String clients = (String) redis.call("CLIENT", "LIST");
+            assertThat(clients.lines().filter(line -> line.contains(" name=" + clientName + " ")))
+                    .hasSize(2)
+                    .allSatisfy(line -> assertThat(line).contains(" db=" + GUARDS + " ")
+                            .contains(" user=" + user + " "));
+        });
         assertThat(redis.keysIn(GUARDS)).hasSize(1);
     }
 

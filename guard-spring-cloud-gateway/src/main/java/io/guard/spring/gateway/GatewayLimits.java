@@ -8,11 +8,13 @@ import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.AnnotationSite;
 import io.guard.spring.method.ConfiguredLimits;
 import io.guard.spring.method.GuardAnnotationException;
+import io.guard.spring.method.CostSpec;
 import io.guard.spring.method.GuardExpressionParser;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.KeyResolverBeans;
 import io.guard.spring.method.LimitSpec;
 import io.guard.spring.method.LimitSpecFactory;
+import io.guard.spring.ratelimit.LimitRequest;
 import io.guard.spring.ratelimit.LimitSettings;
 import io.guard.spring.ratelimit.LimitTiers;
 import io.guard.spring.ratelimit.LiveLimits;
@@ -42,9 +44,20 @@ import java.util.function.Function;
  */
 public final class GatewayLimits implements ConfiguredLimits {
 
-    /** What one route's filter asks for: a limit and the permits each request takes. */
-    record Use(String limit, long permits) {
+    /**
+     * What one route's filter asks for: a limit, the permits each request takes, and the response header holding
+     * what a request cost (null when none) with what a failed request is charged ({@code estimate} or
+     * {@code none}; null for the default).
+     */
+    record Use(String limit, long permits, String costHeader, String costOnFailure) {
+
+        Use(String limit, long permits) {
+            this(limit, permits, null, null);
+        }
     }
+
+    /** What the cost arguments' names start with in an error: {@code guard.cost-header}. */
+    static final String CONFIGURATION_PREFIX = GuardGatewayRateLimiter.CONFIGURATION_PROPERTY_NAME + ".";
 
     private final GuardExpressionParser parser = new GuardExpressionParser(name -> false);
     private final LimitSpecFactory factory;
@@ -75,14 +88,17 @@ public final class GatewayLimits implements ConfiguredLimits {
      * and overrides apply) the first time it is asked for.
      *
      * @param property what to name in an error, e.g. {@code spring.cloud.gateway.server.webflux.routes[0]...}
-     * @throws GuardAnnotationException naming {@code property} when the limit has no rate or cannot grant the permits
+     * @throws GuardAnnotationException naming {@code property} when the limit has no rate or cannot grant the permits,
+     *                                  or cannot be charged the cost (attributes {@code guard.cost-header},
+     *                                  {@code guard.cost-on-failure})
      */
     LimitSpec spec(Use use, String property) {
         LimitSpec spec = specs.get(use);
         if (spec != null) {
             return spec;
         }
-        spec = factory.forConfiguration(use.limit(), key, use.permits(), AnnotationSite.property(property));
+        spec = withCost(factory.forConfiguration(use.limit(), key, use.permits(), AnnotationSite.property(property)),
+                use.costHeader(), use.costOnFailure());
         LimitSpec raced = specs.putIfAbsent(use, spec);
         if (raced != null) {
             return raced;
@@ -101,7 +117,8 @@ public final class GatewayLimits implements ConfiguredLimits {
         LimitSpecFactory fresh = factory(instances, defaults);
         List<GuardedMethods.ResolvedLimit> resolved = new ArrayList<>();
         specs.forEach((use, old) -> {
-            LimitSpec spec = fresh.forConfiguration(use.limit(), key, use.permits(), old.site());
+            LimitSpec spec = withCost(fresh.forConfiguration(use.limit(), key, use.permits(), old.site()),
+                    use.costHeader(), use.costOnFailure());
             resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe(),
                     spec.lease()));
         });
@@ -115,23 +132,30 @@ public final class GatewayLimits implements ConfiguredLimits {
         return shadows;
     }
 
+    /** {@code spec} charging the cost in the response header {@code header}, checked; {@code spec} without one. */
+    private static LimitSpec withCost(LimitSpec spec, String header, String onFailure) {
+        CostSpec cost = CostSpec.ofHeader(spec.site(), CONFIGURATION_PREFIX, header, onFailure, spec);
+        return cost == null ? spec : spec.withCost(cost);
+    }
+
     private LimitSpecFactory factory(Function<String, LimitSettings> instances, LimitSettings defaults) {
         return new LimitSpecFactory(parser, instances, name -> LimitTiers.NONE, defaults, new KeyResolverBeans(null));
     }
 
     /**
-     * Decides one request of key {@code key} under {@code spec} without blocking; the stage fails with
+     * Decides one request of key {@code key} under {@code spec} without blocking; the stage answers the request as
+     * decided (to charge its cost after the response), or fails with
      * {@link io.guard.spring.ratelimit.RateLimitExceededException} on a refusal (not in shadow mode), or with the
      * backend's error when the limit fails closed.
      */
-    CompletionStage<Void> acquire(LimitSpec spec, String key, RateLimitDecisionSink sink, Object parent) {
+    CompletionStage<List<LimitRequest>> acquire(LimitSpec spec, String key, RateLimitDecisionSink sink, Object parent) {
         GuardObservations observing = observations.get();
         DecisionObservation observed = observing == null ? null : observing.configuredDecision(
                 GuardObservations.GATEWAY, List.of(spec.name()), parent instanceof Observation o ? o : null);
         if (observed == null) {
             return decide(spec, key, sink);
         }
-        CompletionStage<Void> decided;
+        CompletionStage<List<LimitRequest>> decided;
         try {
             decided = decide(spec, key, observed.sink(sink));
         } catch (RuntimeException failure) {
@@ -142,8 +166,9 @@ public final class GatewayLimits implements ConfiguredLimits {
                 && failure.getCause() != null ? failure.getCause() : failure));
     }
 
-    private CompletionStage<Void> decide(LimitSpec spec, String key, RateLimitDecisionSink sink) {
-        return limiting.acquireAsync(limiting.requests(List.of(spec),
-                () -> SimpleEvaluationContext.forReadOnlyDataBinding().withRootObject(key).build()), sink);
+    private CompletionStage<List<LimitRequest>> decide(LimitSpec spec, String key, RateLimitDecisionSink sink) {
+        List<LimitRequest> requests = limiting.requests(List.of(spec),
+                () -> SimpleEvaluationContext.forReadOnlyDataBinding().withRootObject(key).build());
+        return limiting.acquireAsync(requests, sink).thenApply(ignored -> requests);
     }
 }

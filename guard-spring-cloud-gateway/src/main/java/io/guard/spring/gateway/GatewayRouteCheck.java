@@ -6,6 +6,7 @@ import org.springframework.cloud.gateway.filter.FilterDefinition;
 import org.springframework.cloud.gateway.route.RouteDefinition;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +22,8 @@ final class GatewayRouteCheck {
     /** The filter's name in route definitions ({@code RequestRateLimiterGatewayFilterFactory} minus the suffix). */
     static final String FILTER = "RequestRateLimiter";
     private static final String FACTORY = FILTER + "GatewayFilterFactory";
-    private static final Set<String> ARGS = Set.of("limit", "permits", "scg-headers");
+    private static final Set<String> ARGS = Set.of("limit", "permits", "scg-headers", "cost-header", "cost-on-failure",
+            "strip-cost-header");
     private static final String REDIS_ARGS = "redis-rate-limiter.";
 
     private final GatewayLimits limits;
@@ -80,6 +82,10 @@ final class GatewayRouteCheck {
         String limit = routeId;
         String limitSource = "id";
         long permits = 1;
+        Map<String, String> costArgs = new HashMap<>(); // by the spelling of GatewayLimits' errors: the user's key
+        String costHeader = null;
+        String costOnFailure = null;
+        boolean strip = false;
         for (Map.Entry<String, String> arg : args.entrySet()) {
             String name = arg.getKey();
             if (!name.startsWith(GuardGatewayRateLimiter.CONFIGURATION_PROPERTY_NAME + ".")) {
@@ -113,19 +119,43 @@ final class GatewayRouteCheck {
                                         + "X-RateLimit-* fields beside the IETF ones, or leave it out."));
                     }
                 }
+                case "cost-header", "costHeader" -> {
+                    costHeader = value;
+                    costArgs.put(GatewayLimits.CONFIGURATION_PREFIX + "cost-header", "args." + name);
+                }
+                case "cost-on-failure", "costOnFailure" -> {
+                    costOnFailure = value;
+                    costArgs.put(GatewayLimits.CONFIGURATION_PREFIX + "cost-on-failure", "args." + name);
+                }
+                case "strip-cost-header", "stripCostHeader" -> {
+                    if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                        problems.add(new GuardAnnotationException(element, "args." + name, value,
+                                "is neither true nor false", "Write guard.strip-cost-header: true to keep the "
+                                        + "upstream's cost header from clients, or leave it out."));
+                    } else if (value.equalsIgnoreCase("true")) {
+                        strip = true;
+                        costArgs.put("strip", "args." + name);
+                    }
+                }
                 default -> problems.add(new GuardAnnotationException(element, "args." + name, value,
                         "is not an argument of Guard's rate limiter",
                         "Use " + ARGS.stream().sorted().map(a -> "guard." + a).toList() + "."));
             }
         }
+        if (strip && (costHeader == null || costHeader.isEmpty())) {
+            problems.add(new GuardAnnotationException(element, costArgs.get("strip"), "true",
+                    "is set without a cost-header", "Set guard.cost-header (the response header holding what a "
+                            + "request cost) or remove guard.strip-cost-header."));
+        }
         if (problems.size() > before) {
             return;
         }
         try {
-            limits.spec(new GatewayLimits.Use(limit, permits), element);
+            limits.spec(new GatewayLimits.Use(limit, permits, costHeader, costOnFailure), element);
         } catch (GuardAnnotationException e) {
             // Named after the argument the user wrote (or the route id the limit is named after), not the spec's field
-            String attribute = "permits".equals(e.attribute()) ? "args.guard.permits" : limitSource;
+            String attribute = "permits".equals(e.attribute()) ? "args.guard.permits"
+                    : costArgs.getOrDefault(e.attribute(), limitSource);
             problems.add(new GuardAnnotationException(element, attribute, e.value(), e.problem(), e.action()));
         }
     }

@@ -110,7 +110,9 @@ public final class GatewayRoutesCheckedAtStartup implements SmartInitializingSin
             limits.spec(use, element);
         } catch (GuardAnnotationException e) {
             String attribute = "permits".equals(e.attribute()) ? "Config.permits"
-                    : use.limit().equals(id) ? "id" : "Config.limit";
+                    : e.attribute().equals(GatewayLimits.CONFIGURATION_PREFIX + "cost-header") ? "Config.costHeader"
+                    : e.attribute().equals(GatewayLimits.CONFIGURATION_PREFIX + "cost-on-failure")
+                    ? "Config.costOnFailure" : use.limit().equals(id) ? "id" : "Config.limit";
             problems.add(new GuardAnnotationException(e.element(), attribute, e.value(), e.problem(), e.action()));
         }
     }

@@ -52,8 +52,14 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
             LimitSpec spec = limits.spec(use, "route '" + routeId + "' (RequestRateLimiter)");
             Config config = getConfig().get(routeId);
             Headers headers = new Headers(config != null && config.isScgHeaders() ? use.permits() : 0);
+            AdmittedCosts costs = spec.cost() == null ? null : context.getOrDefault(GatewayCostFilter.ADMITTED, null);
             return Mono.fromCompletionStage(limits.acquire(spec, id, headers,
                             context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)))
+                    .doOnNext(admitted -> {
+                        if (costs != null) { // charged by GatewayCostFilter once the upstream has answered
+                            costs.add(admitted, config.isStripCostHeader());
+                        }
+                    })
                     .then(Mono.fromSupplier(() -> new Response(true, headers.fields())))
                     .onErrorResume(RateLimitExceededException.class,
                             refused -> Mono.just(new Response(false, headers.refusal(refused))));
@@ -65,7 +71,8 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
         Config config = getConfig().get(routeId);
         String limit = config == null || config.getLimit() == null || config.getLimit().isBlank() ? routeId
                 : config.getLimit().trim();
-        return new GatewayLimits.Use(limit, config == null ? 1 : config.getPermits());
+        return config == null ? new GatewayLimits.Use(limit, 1)
+                : new GatewayLimits.Use(limit, config.getPermits(), config.getCostHeader(), config.getCostOnFailure());
     }
 
     @Override
@@ -115,7 +122,8 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
     }
 
     /**
-     * One route's arguments: {@code guard.limit}, {@code guard.permits} and {@code guard.scg-headers} in the
+     * One route's arguments: {@code guard.limit}, {@code guard.permits}, {@code guard.scg-headers},
+     * {@code guard.cost-header}, {@code guard.cost-on-failure} and {@code guard.strip-cost-header} in the
      * {@code RequestRateLimiter} filter's {@code args}.
      */
     public static class Config {
@@ -128,6 +136,15 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
         /** Whether answers also carry SCG RedisRateLimiter's X-RateLimit-* fields, for clients that read them. */
         private boolean scgHeaders;
+
+        /** Response header holding what a request cost, charged once the upstream has answered (default none). */
+        private String costHeader;
+
+        /** What a request whose exchange ended with an error is charged: estimate (default) or none. */
+        private String costOnFailure;
+
+        /** Whether the cost header is taken out of the answer before it reaches the client. */
+        private boolean stripCostHeader;
 
         public String getLimit() {
             return limit;
@@ -144,6 +161,33 @@ public class GuardGatewayRateLimiter extends AbstractRateLimiter<GuardGatewayRat
 
         public Config setPermits(long permits) {
             this.permits = permits;
+            return this;
+        }
+
+        public String getCostHeader() {
+            return costHeader;
+        }
+
+        public Config setCostHeader(String costHeader) {
+            this.costHeader = costHeader;
+            return this;
+        }
+
+        public String getCostOnFailure() {
+            return costOnFailure;
+        }
+
+        public Config setCostOnFailure(String costOnFailure) {
+            this.costOnFailure = costOnFailure;
+            return this;
+        }
+
+        public boolean isStripCostHeader() {
+            return stripCostHeader;
+        }
+
+        public Config setStripCostHeader(boolean stripCostHeader) {
+            this.stripCostHeader = stripCostHeader;
             return this;
         }
 

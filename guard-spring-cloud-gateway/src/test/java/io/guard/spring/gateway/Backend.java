@@ -5,12 +5,32 @@ import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
 /** The service behind the gateway: a Reactor Netty server on 127.0.0.1 answering every GET with its path. */
-final class Backend implements AutoCloseable {
+class Backend implements AutoCloseable {
 
     private final DisposableServer server;
 
     private Backend(DisposableServer server) {
         this.server = server;
+    }
+
+    /** A backend a test runs (or leaves unreachable) itself, at {@code uri}. */
+    static final class Fixed extends Backend {
+
+        private final String uri;
+
+        Fixed(String uri) {
+            super(null);
+            this.uri = uri;
+        }
+
+        @Override
+        String uri() {
+            return uri;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     static Backend start() {

@@ -21,11 +21,33 @@ public class RouteProperties {
     /** SpEL over the request (#request, #clientIp, #headers) giving the key (default: one key for the route). */
     private String key;
 
-    /** Permits each matching request takes (default 1). */
+    /** Permits each matching request takes (default 1); with cost-header, the estimate taken at admission. */
     private long permits = 1;
 
+    /** Response header holding what a request cost (a whole number), charged after the response, e.g. X-Usage-Tokens. */
+    private String costHeader;
+
+    /** What a request whose handling failed with an exception is charged: estimate (default) or none. */
+    private String costOnFailure;
+
     public RouteDefinition toDefinition() {
-        return new RouteDefinition(name, paths, methods, key, permits);
+        return new RouteDefinition(name, paths, methods, key, permits, costHeader, costOnFailure);
+    }
+
+    public String getCostHeader() {
+        return costHeader;
+    }
+
+    public void setCostHeader(String costHeader) {
+        this.costHeader = costHeader;
+    }
+
+    public String getCostOnFailure() {
+        return costOnFailure;
+    }
+
+    public void setCostOnFailure(String costOnFailure) {
+        this.costOnFailure = costOnFailure;
     }
 
     public String getName() {

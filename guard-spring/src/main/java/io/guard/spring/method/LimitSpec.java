@@ -51,6 +51,12 @@ public record LimitSpec(String name, RateLimitPolicy policy, TierSpec tiers, Exp
                 || keyResolver != null;
     }
 
+    /** This limit charging {@code cost} after each call (a route's cost header, checked by the caller). */
+    public LimitSpec withCost(CostSpec cost) {
+        return new LimitSpec(name, policy, tiers, condition, key, permits, permitsExpression, timeout, message,
+                httpHeaders, shadow, fallback, site, keyResolver, readsPrincipal, keyParameter, lease, cost);
+    }
+
     /** Every policy a call may be decided under: the one policy, or one per tier. */
     Collection<RateLimitPolicy> policies() {
         return tiers == null ? List.of(policy) : tiers.policies();

@@ -14,16 +14,18 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Charges the costs known only after a call ({@code @RateLimit(cost = ...)}): for each limit of the call that has
- * one, the cost of the result (or, for a call that threw, what its {@code costOnFailure} says) minus the permits
- * taken at admission, charged to the same key and limit through the registry. Never fails the call: a cost that
- * cannot be evaluated, or is negative, leaves the estimate charged and is logged once per limit; a charge the
- * backend could not make is logged (throttled) and counted by the registry.
+ * Charges the costs known only after a call ({@code @RateLimit(cost = ...)}, or a route's {@code cost-header}): for
+ * each limit of the call that has one, the cost of the result or the response header (or, for a call that threw,
+ * what its {@code costOnFailure} says) minus the permits taken at admission, charged to the same key and limit
+ * through the registry. Never fails the call: a cost that cannot be evaluated, is missing or is negative, leaves the
+ * estimate charged and is logged once per limit; a charge the backend could not make is logged (throttled) and
+ * counted by the registry.
  *
- * <p>Internal: public because the advisors ({@code aop}) charge through it; not an API.
+ * <p>Internal: public because the advisors ({@code aop}), the routes and the gateway charge through it; not an API.
  */
 public final class CostCharges {
 
@@ -42,7 +44,15 @@ public final class CostCharges {
      * {@code #result} set (asked once). Completes, never exceptionally, once every charge is done.
      */
     public CompletableFuture<Void> returned(List<LimitRequest> admitted, Supplier<EvaluationContext> withResult) {
-        return charge(admitted, withResult, false);
+        return charge(admitted, withResult, false, null);
+    }
+
+    /**
+     * Charges what a request that was answered consumed, by the cost header of each limit
+     * ({@link CostSpec#header()}); {@code headers} reads one of the response's header fields (null when absent).
+     */
+    public CompletableFuture<Void> responded(List<LimitRequest> admitted, Function<String, String> headers) {
+        return charge(admitted, () -> null, false, headers);
     }
 
     /**
@@ -50,11 +60,11 @@ public final class CostCharges {
      * evaluation context with {@code #exception} set (asked only for a cost expression).
      */
     public CompletableFuture<Void> threw(List<LimitRequest> admitted, Supplier<EvaluationContext> withException) {
-        return charge(admitted, withException, true);
+        return charge(admitted, withException, true, null);
     }
 
     private CompletableFuture<Void> charge(List<LimitRequest> admitted, Supplier<EvaluationContext> contexts,
-                                           boolean failed) {
+                                           boolean failed, Function<String, String> headers) {
         List<CompletableFuture<?>> charges = new ArrayList<>(1);
         EvaluationContext context = null;
         for (LimitRequest request : admitted) {
@@ -64,7 +74,9 @@ public final class CostCharges {
                 continue;
             }
             Long consumed = 0L;
-            if (!failed || cost.onFailure() == CostSpec.OnFailure.EXPRESSION) {
+            if (!failed && cost.header() != null) {
+                consumed = headers == null ? null : read(request.spec(), cost.header(), headers.apply(cost.header()));
+            } else if (!failed || cost.onFailure() == CostSpec.OnFailure.EXPRESSION) {
                 context = context != null ? context : contexts.get();
                 consumed = evaluate(request.spec(), failed ? cost.failureCost() : cost.cost(), context);
             }
@@ -78,6 +90,27 @@ public final class CostCharges {
         }
         // A failed charge was logged and counted by the registry; the call's own outcome stands.
         return CompletableFuture.allOf(charges.toArray(CompletableFuture[]::new)).handle((ignored, error) -> null);
+    }
+
+    /** The cost in a response header, or null (the estimate stands) when it is not a whole number of at least 0. */
+    private Long read(LimitSpec spec, String header, String value) {
+        if (value != null) {
+            try {
+                long cost = Long.parseLong(value.trim());
+                if (cost >= 0) {
+                    return cost;
+                }
+            } catch (NumberFormatException e) {
+                // logged below
+            }
+        }
+        if (warned.add(spec.name() + " on " + spec.site().describe())) {
+            // Not the value: it comes from the response, possibly from a client's input.
+            log.warn("Rate limit '{}' on {}: cost header '{}' is {} in a response, so the permits taken at admission"
+                    + " stand (logged once)", spec.name(), spec.site().describe(), header,
+                    value == null ? "missing" : "not a whole number of at least 0");
+        }
+        return null;
     }
 
     /** The cost, or null (the estimate stands) when it is not a number of at least 0 for this call. */

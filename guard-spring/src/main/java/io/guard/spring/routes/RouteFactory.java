@@ -1,6 +1,7 @@
 package io.guard.spring.routes;
 
 import io.guard.spring.method.AnnotationSite;
+import io.guard.spring.method.CostSpec;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardExpressionParser;
 import io.guard.spring.method.LimitSpec;
@@ -58,12 +59,18 @@ final class RouteFactory {
                     "Name the route's limit; its settings come from guard.rate-limit.instances.<name>."));
         } else {
             try {
-                spec = limits.forConfiguration(name, key, definition.permits(), site);
+                spec = withCost(site, limits.forConfiguration(name, key, definition.permits(), site), definition);
             } catch (GuardAnnotationException e) {
                 problems.add(e);
             }
         }
         return problems.size() > before ? null : new Route(paths, methods, spec);
+    }
+
+    /** {@code spec} charging the route's {@code cost-header}, checked; {@code spec} itself when it has none. */
+    static LimitSpec withCost(AnnotationSite site, LimitSpec spec, RouteDefinition definition) {
+        CostSpec cost = CostSpec.ofHeader(site, "", definition.costHeader(), definition.costOnFailure(), spec);
+        return cost == null ? spec : spec.withCost(cost);
     }
 
     private static List<PathPattern> paths(AnnotationSite site, List<String> texts,

@@ -4,10 +4,13 @@ import io.guard.spring.observation.DecisionObservation;
 import io.guard.spring.observation.GuardObservations;
 import io.micrometer.observation.Observation;
 import io.guard.ratelimit.RateLimiterRegistry;
+import io.guard.spring.ratelimit.CostCharges;
+import io.guard.spring.ratelimit.LimitRequest;
 import io.guard.spring.ratelimit.Limiting;
 import io.guard.spring.method.GuardAnnotationException;
 import io.guard.spring.method.GuardExpressionParser;
 import io.guard.spring.method.ConfiguredLimits;
+import io.guard.spring.method.CostSpec;
 import io.guard.spring.method.GuardedMethods;
 import io.guard.spring.method.KeyResolverBeans;
 import io.guard.spring.method.LimitSpec;
@@ -45,16 +48,18 @@ public final class RouteLimits implements ConfiguredLimits {
 
     private final List<Route> routes;
     private final Limiting limiting;
+    private final CostCharges charges;
     private final BeanFactoryResolver beans;
     private final GuardExpressionParser parser;
     private final BeanFactory beanFactory;
     /** Answers null when decisions are not observed. */
     private final Supplier<GuardObservations> observations;
 
-    private RouteLimits(List<Route> routes, Limiting limiting, BeanFactory beanFactory, GuardExpressionParser parser,
-                        Supplier<GuardObservations> observations) {
+    private RouteLimits(List<Route> routes, Limiting limiting, CostCharges charges, BeanFactory beanFactory,
+                        GuardExpressionParser parser, Supplier<GuardObservations> observations) {
         this.routes = routes;
         this.limiting = limiting;
+        this.charges = charges;
         this.beans = beanFactory == null ? null : new BeanFactoryResolver(beanFactory);
         this.parser = parser;
         this.beanFactory = beanFactory;
@@ -66,7 +71,7 @@ public final class RouteLimits implements ConfiguredLimits {
      * answers an instance (asked per request, so the registry may come from any configuration).
      */
     public RouteLimits observedBy(Supplier<GuardObservations> observations) {
-        return new RouteLimits(routes, limiting, beanFactory, parser, Objects.requireNonNull(observations));
+        return new RouteLimits(routes, limiting, charges, beanFactory, parser, Objects.requireNonNull(observations));
     }
 
     /**
@@ -84,6 +89,9 @@ public final class RouteLimits implements ConfiguredLimits {
         for (Route route : routes) {
             LimitSpec old = route.spec();
             LimitSpec spec = factory.forConfiguration(old.name(), old.key(), old.permits(), old.site());
+            if (old.cost() != null) { // the new settings must still carry a debt
+                CostSpec.ofHeader(old.site(), "", old.cost().header(), old.cost().onFailure().name(), spec);
+            }
             resolved.add(new GuardedMethods.ResolvedLimit(spec.policy(), spec.shadow(), spec.site().describe(),
                     spec.lease()));
         }
@@ -112,8 +120,8 @@ public final class RouteLimits implements ConfiguredLimits {
             throw GuardAnnotationException.of(problems);
         }
         routes.forEach(route -> live.configure(route.spec().policy()));
-        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live), beanFactory, parser,
-                () -> null);
+        return new RouteLimits(List.copyOf(routes), new Limiting(registry, missingKey, live),
+                new CostCharges(registry), beanFactory, parser, () -> null);
     }
 
     /**
@@ -169,54 +177,64 @@ public final class RouteLimits implements ConfiguredLimits {
     /**
      * Decides every route that matches {@code request}, waiting for the backend (and up to a limit's timeout).
      *
+     * @return what to charge once the request is answered ({@link RouteCosts#NONE} when no matching route has a cost)
      * @throws RateLimitExceededException when a route refuses (not in shadow mode)
      * @throws io.guard.spring.ratelimit.MissingRateLimitKeyException when a key expression yields nothing and the
      *         policy is to reject
      * @throws io.guard.ratelimit.RateLimiterBackendException when the backend failed and the limit fails closed
      */
-    public void acquire(RouteRequest request, RateLimitDecisionSink sink) {
+    public RouteCosts acquire(RouteRequest request, RateLimitDecisionSink sink) {
         List<LimitSpec> specs = matching(request);
         if (specs.isEmpty()) {
-            return;
+            return RouteCosts.NONE;
         }
         DecisionObservation observed = observe(specs, null);
         if (observed == null) {
-            limiting.acquire(limiting.requests(specs, () -> context(request)), sink);
-            return;
+            List<LimitRequest> requests = limiting.requests(specs, () -> context(request));
+            limiting.acquire(requests, sink);
+            return RouteCosts.of(charges, requests);
         }
+        List<LimitRequest> requests;
         try {
-            limiting.acquire(limiting.requests(specs, () -> context(request)), observed.sink(sink));
+            requests = limiting.requests(specs, () -> context(request));
+            limiting.acquire(requests, observed.sink(sink));
         } catch (RuntimeException failure) {
             observed.end(failure);
             throw failure;
         }
         observed.end(null);
+        return RouteCosts.of(charges, requests);
     }
 
     /**
-     * {@link #acquire} without blocking: the stage fails with the refusal.
+     * {@link #acquire} without blocking: the stage fails with the refusal, or answers what to charge after the
+     * response.
      *
      * @param parent the observation the decision's is a child of (WebFlux: the one in the subscription's Reactor
      *               context), or null for this thread's current one
      */
-    public CompletionStage<Void> acquireAsync(RouteRequest request, RateLimitDecisionSink sink, Object parent) {
+    public CompletionStage<RouteCosts> acquireAsync(RouteRequest request, RateLimitDecisionSink sink, Object parent) {
         List<LimitSpec> specs = matching(request);
         if (specs.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(RouteCosts.NONE);
         }
         DecisionObservation observed = observe(specs, parent instanceof Observation observation ? observation : null);
         if (observed == null) {
-            return limiting.acquireAsync(limiting.requests(specs, () -> context(request)), sink);
+            List<LimitRequest> requests = limiting.requests(specs, () -> context(request));
+            return limiting.acquireAsync(requests, sink).thenApply(ignored -> RouteCosts.of(charges, requests));
         }
+        List<LimitRequest> requests;
         CompletionStage<Void> decided;
         try {
-            decided = limiting.acquireAsync(limiting.requests(specs, () -> context(request)), observed.sink(sink));
+            requests = limiting.requests(specs, () -> context(request));
+            decided = limiting.acquireAsync(requests, observed.sink(sink));
         } catch (RuntimeException failure) {
             observed.end(failure);
             throw failure;
         }
         return decided.whenComplete((ignored, failure) -> observed.end(failure instanceof CompletionException
-                && failure.getCause() != null ? failure.getCause() : failure));
+                && failure.getCause() != null ? failure.getCause() : failure))
+                .thenApply(ignored -> RouteCosts.of(charges, requests));
     }
 
     private DecisionObservation observe(List<LimitSpec> specs, Observation parent) {

@@ -2,6 +2,7 @@ package io.guard.spring.web;
 
 import io.guard.spring.aop.MethodScopes;
 import io.micrometer.observation.contextpropagation.ObservationThreadLocalAccessor;
+import io.guard.spring.routes.RouteCosts;
 import io.guard.spring.routes.RouteLimits;
 import io.guard.spring.routes.RouteRequest;
 import org.springframework.core.Ordered;
@@ -20,7 +21,10 @@ import java.util.concurrent.CompletableFuture;
  * reaches any handler, without blocking (the registry's asynchronous API); the chain goes on where it was when the
  * decision was known at once, else on {@code Schedulers.boundedElastic()}, never on the Redis client's I/O thread. A refusal fails the exchange, and
  * {@link GuardWebExceptionHandler} answers it exactly like a refused {@code @RateLimit} handler; decisions go into
- * the exchange's RateLimit fields through {@link RateLimitHeadersWebFilter}'s holder.
+ * the exchange's RateLimit fields through {@link RateLimitHeadersWebFilter}'s holder. A route with a
+ * {@code cost-header} is charged once the chain has answered, from the response's header (or as its
+ * {@code cost-on-failure} says when the chain ended with an error), before the exchange completes, so that the
+ * client's next request finds the charge made.
  */
 public class GuardRouteWebFilter implements WebFilter, Ordered {
 
@@ -50,14 +54,22 @@ public class GuardRouteWebFilter implements WebFilter, Ordered {
         return Mono.deferContextual(context -> decided(routes.acquireAsync(view,
                         RateLimitHeadersWebFilter.decisions(exchange),
                         context.getOrDefault(ObservationThreadLocalAccessor.KEY, null)).toCompletableFuture()))
-                .then(MethodScopes.closedAfterSubscribing(Mono.defer(() -> chain.filter(exchange))));
+                .flatMap(costs -> MethodScopes.closedAfterSubscribing(Mono.defer(() -> costs.isEmpty()
+                        ? chain.filter(exchange) : charged(costs, exchange, chain))));
+    }
+
+    /** The chain, then the charge of what the answer cost; the chain's own outcome stands. */
+    private static Mono<Void> charged(RouteCosts costs, ServerWebExchange exchange, WebFilterChain chain) {
+        return chain.filter(exchange)
+                .then(Mono.defer(() -> decided(costs.responded(exchange.getResponse().getHeaders()::getFirst))))
+                .onErrorResume(failure -> decided(costs.failed()).then(Mono.error(failure)));
     }
 
     /**
      * A decision that is not known yet arrives on the limiter's thread (the Redis client's I/O thread), where the
      * rest of the chain must not run: a filter or handler that blocks there would stall every Redis answer.
      */
-    private static Mono<Void> decided(CompletableFuture<Void> decision) {
+    private static <T> Mono<T> decided(CompletableFuture<T> decision) {
         return decision.isDone() ? Mono.fromFuture(decision)
                 : Mono.fromFuture(decision).publishOn(Schedulers.boundedElastic());
     }

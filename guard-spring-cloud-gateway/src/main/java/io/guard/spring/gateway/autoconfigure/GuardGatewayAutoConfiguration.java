@@ -4,9 +4,12 @@ import io.guard.spring.observation.GuardObservations;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.autoconfigure.GuardAutoConfiguration;
 import io.guard.spring.autoconfigure.GuardProperties;
+import io.guard.spring.gateway.CostHeaderStrip;
+import io.guard.spring.gateway.GatewayCostFilter;
 import io.guard.spring.gateway.GatewayLimits;
 import io.guard.spring.gateway.GatewayRoutesCheckedAtStartup;
 import io.guard.spring.gateway.GuardGatewayRateLimiter;
+import io.guard.spring.ratelimit.CostCharges;
 import io.guard.spring.ratelimit.LiveLimits;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -51,6 +54,20 @@ public class GuardGatewayAutoConfiguration {
     GuardGatewayRateLimiter guardGatewayRateLimiter(GatewayLimits limits,
                                                     ObjectProvider<ConfigurationService> configuration) {
         return new GuardGatewayRateLimiter(limits, configuration.getIfAvailable());
+    }
+
+    /** Charges the costs routes read from the upstream's answer ({@code guard.cost-header}). */
+    @Bean
+    @ConditionalOnMissingBean
+    GatewayCostFilter guardGatewayCostFilter(RateLimiterRegistry registry) {
+        return new GatewayCostFilter(new CostCharges(registry));
+    }
+
+    /** Takes the cost header out of the answer on routes with {@code guard.strip-cost-header: true}. */
+    @Bean
+    @ConditionalOnMissingBean
+    CostHeaderStrip guardCostHeaderStrip() {
+        return new CostHeaderStrip();
     }
 
     /** The routes in application.yml that Guard limits, checked once every bean exists. */

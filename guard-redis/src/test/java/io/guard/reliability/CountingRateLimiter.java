@@ -6,6 +6,7 @@ import io.guard.ratelimit.RateLimiter;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -45,9 +46,12 @@ final class CountingRateLimiter implements RateLimiter {
     }
 
     /**
-     * Every permit the backend granted, as {@code [asked, answered]} in nanoseconds on the backend's own clock: the
+     * Every permit the backend granted, as {@code [asked, answered]} in microseconds on the backend's own clock: the
      * decision was taken somewhere in between, on the timeline the backend decides by (the JVM's monotonic clock and
-     * the wall clock drift apart by enough to put a sixth admission inside a one-second window of the other).
+     * the wall clock drift apart by enough to put a sixth admission inside a one-second window of the other), and at
+     * its resolution. Guard's limiters count whole microseconds (a record taken at 10.000001 s expires at 11.000001 s);
+     * stamped in nanoseconds, a call answered in the same microsecond as that expiry could look inside the first
+     * call's one-second window when it is not, which once failed this test with a sixth admission.
      */
     List<long[]> admissions() {
         return new ArrayList<>(admissions);
@@ -75,9 +79,9 @@ final class CountingRateLimiter implements RateLimiter {
         });
     }
 
+    /** The backend's time as it reads it: whole microseconds, truncated, as {@code Micros.now} does. */
     private long now() {
-        Instant instant = timeline.instant();
-        return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+        return ChronoUnit.MICROS.between(Instant.EPOCH, timeline.instant());
     }
 
     @Override

@@ -218,7 +218,7 @@ class RedisOutageUnderLoadIT {
     private void assertLocalPolicyHeld() {
         List<long[]> admitted = local.admissions();
         admitted.sort(java.util.Comparator.comparingLong(a -> a[0]));
-        long interval = LOCAL_INTERVAL.toNanos();
+        long interval = TimeUnit.MICROSECONDS.convert(LOCAL_INTERVAL);
         for (long[] first : admitted) {
             long inside = admitted.stream().filter(a -> a[0] >= first[0] && a[1] < first[0] + interval).count();
             assertThat(inside).as("LOCAL admissions decided within %s of %d", LOCAL_INTERVAL, first[0])

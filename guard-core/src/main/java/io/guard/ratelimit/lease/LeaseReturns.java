@@ -1,6 +1,7 @@
 package io.guard.ratelimit.lease;
 
 import io.guard.ratelimit.Algorithm;
+import io.guard.ratelimit.RateLimitPolicy;
 import io.guard.ratelimit.lease.LeaseSource.Unused;
 import io.guard.time.GuardClock;
 import io.guard.time.Scheduler;
@@ -14,7 +15,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Where a lease's unused permits go when it ends: back to the shared quota when its lifetime is over (a timer per
@@ -26,9 +27,7 @@ final class LeaseReturns {
     private final LeaseSource source;
     private final Scheduler scheduler;
     private final GuardClock clock;
-    private final LongAdder taken = new LongAdder();
-    private final LongAdder returned = new LongAdder();
-    private final LongAdder expired = new LongAdder();
+    private final LeaseCounts counts = new LeaseCounts();
 
     LeaseReturns(LeaseSource source, Scheduler scheduler, GuardClock clock) {
         this.source = source;
@@ -36,19 +35,39 @@ final class LeaseReturns {
         this.clock = clock;
     }
 
-    void taken() {
-        taken.increment();
+    void taken(RateLimitPolicy policy) {
+        counts.of(policy.name()).taken.increment();
     }
 
-    /** {@code previous} went to the store with a take, which gave {@code givenBack} of them back. */
-    void settled(Unused previous, long givenBack) {
-        returned.add(givenBack);
-        expired.add(previous.permits() - givenBack);
+    /** {@code previous} of {@code policy} went to the store with a take, which gave {@code givenBack} of them back. */
+    void settled(RateLimitPolicy policy, Unused previous, long givenBack) {
+        LeaseCounts.Of of = counts.of(policy.name());
+        of.returned.add(givenBack);
+        of.expired.add(previous.permits() - givenBack);
     }
 
-    /** Unused permits that will never go back. */
-    void lost(long permits) {
-        expired.add(permits);
+    /** Unused permits of {@code policy} that will never go back. */
+    void lost(RateLimitPolicy policy, long permits) {
+        if (permits > 0) {
+            counts.of(policy.name()).expired.add(permits);
+        }
+    }
+
+    /**
+     * Makes {@code lease} the slot's, to be given back at the end of its lifetime; lost instead if the slot's leases
+     * were revoked since its take was sent ({@code generation} then).
+     */
+    void install(LeaseSlot slot, Lease lease, long generation) {
+        if (slot.generation.get() != generation) {
+            lost(lease.policy, lease.close()); // revoked while the take was in flight
+            return;
+        }
+        slot.lease.set(lease);
+        if (slot.generation.get() != generation && slot.lease.compareAndSet(lease, null)) {
+            lost(lease.policy, lease.close());
+        } else {
+            expireLater(slot, lease);
+        }
     }
 
     /** Gives the lease back at the end of its lifetime, if it is still the slot's then. */
@@ -90,8 +109,9 @@ final class LeaseReturns {
         }
         return given.toCompletableFuture().handle((permits, error) -> {
             long back = error == null && permits != null ? permits : 0;
-            returned.add(back);
-            expired.add(unused.permits() - back);
+            LeaseCounts.Of of = counts.of(lease.policy.name());
+            of.returned.add(back);
+            of.expired.add(unused.permits() - back);
             return back;
         });
     }
@@ -105,7 +125,7 @@ final class LeaseReturns {
         if (unused > 0 && old.policy.algorithm() == Algorithm.FIXED_WINDOW) {
             giveBack(old, new Unused(unused, old.takenAt));
         } else {
-            expired.add(unused);
+            lost(old.policy, unused);
         }
     }
 
@@ -136,17 +156,49 @@ final class LeaseReturns {
             slot.refused = false;
             Lease lease = slot.lease.getAndSet(null);
             if (lease != null) {
-                lost(lease.close());
+                lost(lease.policy, lease.close());
             }
         });
     }
 
     LeaseStats stats(LeaseSlots slots) {
+        long taken = 0;
+        long returned = 0;
+        long expired = 0;
+        for (LeaseCounts.Of of : counts.all().values()) {
+            taken += of.taken.sum();
+            returned += of.returned.sum();
+            expired += of.expired.sum();
+        }
         long held = 0;
         for (LeaseSlot slot : slots.all()) {
             Lease lease = slot.lease.get();
             held += lease == null ? 0 : lease.left();
         }
-        return new LeaseStats(taken.sum(), returned.sum(), expired.sum(), held, slots.size());
+        return new LeaseStats(taken, returned, expired, held, slots.size());
+    }
+
+    /**
+     * The counts of limit {@code name} (zero if it never leased here); its {@code keys} are the keys holding one of its
+     * leases now.
+     */
+    LeaseStats stats(LeaseSlots slots, String name) {
+        LeaseCounts.Of of = counts.all().get(name);
+        long held = 0;
+        int keys = 0;
+        for (LeaseSlot slot : slots.all()) {
+            Lease lease = slot.lease.get();
+            if (lease != null && lease.policy.name().equals(name)) {
+                held += lease.left();
+                keys++;
+            }
+        }
+        return of == null ? new LeaseStats(0, 0, 0, held, keys)
+                : new LeaseStats(of.taken.sum(), of.returned.sum(), of.expired.sum(), held, keys);
+    }
+
+    /** Tells {@code listener} the name of each limit that has leased, now and as each first leases. */
+    void onLimitLeased(Consumer<String> listener) {
+        counts.listen(listener);
     }
 }

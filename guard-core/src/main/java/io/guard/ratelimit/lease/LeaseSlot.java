@@ -1,5 +1,8 @@
 package io.guard.ratelimit.lease;
 
+import io.guard.ratelimit.Decision;
+import io.guard.ratelimit.RateLimitPolicy;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * is closed (its unused permits given back in the same script), so the slot never holds more than one lease's permits.
  */
 final class LeaseSlot {
+
+    /** A refused take sends the key's calls to the exact path (and its remembered refusals) at most this long. */
+    private static final long MAX_REFUSAL_NANOS = 1_000_000_000L;
 
     final AtomicReference<Lease> lease = new AtomicReference<>();
     final Demand demand;
@@ -53,6 +59,25 @@ final class LeaseSlot {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Notes what a take sent at {@code sent} answered: the quota it left, and a refusal when it granted fewer than the
+     * request's {@code permits}. Answers the lease of what it granted beyond the request, living {@code lifeNanos},
+     * for the caller to install; null when nothing is left over (or it was refused).
+     */
+    Lease granted(RateLimitPolicy policy, String key, long permits, LeaseGrant grant, long sent, long lifeNanos) {
+        Decision decision = grant.decision();
+        quotaLeft = decision.remaining();
+        if (grant.granted() < permits) {
+            refusedUntil = sent + Math.min(decision.retryAfter().toNanos(), MAX_REFUSAL_NANOS);
+            refused = true;
+            return null;
+        }
+        refused = false;
+        long left = grant.granted() - permits;
+        return left <= 0 ? null : new Lease(policy, key, left, grant.takenAt(), sent + lifeNanos,
+                decision.remaining(), sent + decision.resetAfter().toNanos());
     }
 
     /** Whether a refused take still stands at {@code nanoTime}. */

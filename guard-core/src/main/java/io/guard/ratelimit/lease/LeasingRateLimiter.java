@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -45,8 +46,6 @@ public final class LeasingRateLimiter implements RateLimiter {
     public static final int DEFAULT_MAX_KEYS = 10_000;
     /** A lease lives at most 1 / {@value} of its limit's interval. */
     static final long LIFETIME_SHARE = 10;
-    /** A refused take sends the key's calls to the exact path (and its remembered refusals) at most this long. */
-    private static final long MAX_REFUSAL_NANOS = 1_000_000_000L;
     private static final long CLOSE_WAIT_MILLIS = 2_000;
 
     private final RateLimiter exact;
@@ -195,7 +194,7 @@ public final class LeasingRateLimiter implements RateLimiter {
         CompletableFuture<BackendOutcome> answered = grant.toCompletableFuture().handle((answer, error) -> {
             try {
                 if (error != null) {
-                    returns.lost(previous.permits());
+                    returns.lost(policy, previous.permits());
                     throw error instanceof CompletionException completion ? completion : new CompletionException(error);
                 }
                 return BackendOutcome.decided(granted(slot, policy, key, permits, answer, sent, generation, previous));
@@ -207,36 +206,22 @@ public final class LeasingRateLimiter implements RateLimiter {
         return answered;
     }
 
-    /** Installs what a take granted beyond the request as the slot's lease; answers the request. */
+    /** Settles the closed lease, installs what a take granted beyond the request as the slot's lease, answers it. */
     private Decision granted(LeaseSlot slot, RateLimitPolicy policy, String key, long permits, LeaseGrant grant,
                              long sent, long generation, Unused previous) {
-        returns.settled(previous, grant.givenBack());
+        returns.settled(policy, previous, grant.givenBack());
+        Lease lease = slot.granted(policy, key, permits, grant, sent, Math.min(lifetimeNanos(policy),
+                grant.usableFor().toNanos()));
+        if (grant.granted() >= permits) {
+            returns.taken(policy);
+        }
+        if (lease != null) {
+            returns.install(slot, lease, generation);
+        }
         Decision decision = grant.decision();
-        slot.quotaLeft = decision.remaining();
-        if (grant.granted() < permits) {
-            slot.refusedUntil = sent + Math.min(decision.retryAfter().toNanos(), MAX_REFUSAL_NANOS);
-            slot.refused = true;
-            return decision;
-        }
-        slot.refused = false;
-        returns.taken();
-        long left = grant.granted() - permits;
-        if (left > 0) {
-            long life = Math.min(lifetimeNanos(policy), grant.usableFor().toNanos());
-            Lease lease = new Lease(policy, key, left, grant.takenAt(), sent + life, decision.remaining(),
-                    sent + decision.resetAfter().toNanos());
-            if (slot.generation.get() != generation) {
-                returns.lost(lease.close()); // revoked while the take was in flight
-            } else {
-                slot.lease.set(lease);
-                if (slot.generation.get() != generation && slot.lease.compareAndSet(lease, null)) {
-                    returns.lost(lease.close());
-                } else {
-                    returns.expireLater(slot, lease);
-                }
-            }
-        }
-        return new Decision(true, decision.remaining() + left, Duration.ZERO, decision.resetAfter(), decision.limit());
+        long left = lease == null ? 0 : grant.granted() - permits;
+        return grant.granted() < permits ? decision
+                : new Decision(true, decision.remaining() + left, Duration.ZERO, decision.resetAfter(), decision.limit());
     }
 
     /**
@@ -273,6 +258,16 @@ public final class LeasingRateLimiter implements RateLimiter {
     /** Leases taken and given back so far, and the permits held now. */
     public LeaseStats stats() {
         return returns.stats(slots);
+    }
+
+    /** {@link #stats()} of limit {@code name} alone; its {@code keys} are the keys holding one of its leases now. */
+    public LeaseStats stats(String name) {
+        return returns.stats(slots, name);
+    }
+
+    /** Tells {@code listener} the name of each limit that has taken a lease here: now, and as each first does. */
+    public void onLimitLeased(Consumer<String> listener) {
+        returns.onLimitLeased(listener);
     }
 
     @Override

@@ -11,10 +11,11 @@ import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * The meters of leased limits (docs/algorithms.md#leased-decisions), for this instance: leases taken
- * ({@code guard.ratelimit.leases}), their unused permits given back or lost ({@code guard.ratelimit.lease.permits},
- * {@code result=returned|expired}) and the permits held now ({@code guard.ratelimit.lease.permits.held}). They read
- * the counts when scraped, so they cost the decisions nothing; all zero while no limit leases.
+ * The meters of leased limits (docs/algorithms.md#leased-decisions), per limit on this instance ({@code name}): leases
+ * taken ({@code guard.ratelimit.leases}), their unused permits given back or lost ({@code guard.ratelimit.lease.permits},
+ * {@code result=returned|expired}) and the permits held now ({@code guard.ratelimit.lease.permits.held}). A limit's
+ * meters appear when it takes its first lease here, so that which limit's leases cost what in under-admission shows;
+ * they read the counts when scraped, so they cost the decisions nothing.
  *
  * <p>Internal: public for the starters' metrics auto-configuration; not an API.
  */
@@ -32,19 +33,25 @@ public final class LeaseMeters implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        FunctionCounter.builder(LEASES, leases, count(LeaseStats::leasesTaken))
+        leases.onLimitLeased(name -> register(registry, name));
+    }
+
+    private void register(MeterRegistry registry, String name) {
+        FunctionCounter.builder(LEASES, leases, count(name, LeaseStats::leasesTaken)).tag("name", name)
                 .description("Leases taken from shared quotas").register(registry);
-        FunctionCounter.builder(PERMITS, leases, count(LeaseStats::permitsReturned)).tag("result", "returned")
+        FunctionCounter.builder(PERMITS, leases, count(name, LeaseStats::permitsReturned)).tag("name", name)
+                .tag("result", "returned")
                 .description("Unused leased permits given back to the shared quota, or lost (expired)")
                 .register(registry);
-        FunctionCounter.builder(PERMITS, leases, count(LeaseStats::permitsExpired)).tag("result", "expired")
+        FunctionCounter.builder(PERMITS, leases, count(name, LeaseStats::permitsExpired)).tag("name", name)
+                .tag("result", "expired")
                 .description("Unused leased permits given back to the shared quota, or lost (expired)")
                 .register(registry);
-        Gauge.builder(HELD, leases, count(LeaseStats::permitsHeld))
+        Gauge.builder(HELD, leases, count(name, LeaseStats::permitsHeld)).tag("name", name)
                 .description("Leased permits held unused by this instance now").register(registry);
     }
 
-    private static ToDoubleFunction<GuardLeases> count(ToLongFunction<LeaseStats> field) {
-        return leases -> leases.stats().map(field::applyAsLong).orElse(0L);
+    private static ToDoubleFunction<GuardLeases> count(String name, ToLongFunction<LeaseStats> field) {
+        return leases -> field.applyAsLong(leases.stats(name));
     }
 }

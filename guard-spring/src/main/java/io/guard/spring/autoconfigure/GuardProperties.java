@@ -110,12 +110,28 @@ public class GuardProperties {
         /** Whether decisions and breaker calls are observed (spans, timers) when an ObservationRegistry exists. */
         private boolean enabled = true;
 
+        /**
+         * Whether an allowed decision of limits that all lease is observed too. Off by default: such a decision is
+         * answered from the lease in hand in well under a microsecond, and observing it (a timer, a long-task timer,
+         * a span) would cost several times the decision; refusals, shadow refusals, failure-policy answers and errors
+         * of leased limits are observed either way, and every decision is counted in guard.ratelimit.requests.
+         */
+        private boolean allowedLeasedDecisions = false;
+
         public boolean isEnabled() {
             return enabled;
         }
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        public boolean isAllowedLeasedDecisions() {
+            return allowedLeasedDecisions;
+        }
+
+        public void setAllowedLeasedDecisions(boolean allowedLeasedDecisions) {
+            this.allowedLeasedDecisions = allowedLeasedDecisions;
         }
     }
 

@@ -36,9 +36,21 @@ public class DefaultRateLimitObservationConvention implements RateLimitObservati
 
     private final KeyValuesCache<Tags> lowCardinality = new KeyValuesCache<>();
 
-    /** What the low-cardinality key values are made of. */
+    /** What the low-cardinality key values are made of; equality written out, as the breaker's convention says why. */
     private record Tags(String limit, RateLimitObservationContext.Outcome outcome, String method, boolean fallback,
                         BackendFailurePolicy failurePolicy, BackendFailureReason backendFailure) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Tags that && outcome == that.outcome && fallback == that.fallback
+                    && failurePolicy == that.failurePolicy && backendFailure == that.backendFailure
+                    && KeyValuesCache.same(limit, that.limit) && KeyValuesCache.same(method, that.method);
+        }
+
+        @Override
+        public int hashCode() {
+            return KeyValuesCache.hash(KeyValuesCache.hash(KeyValuesCache.hash(KeyValuesCache.hash(KeyValuesCache.hash(
+                    KeyValuesCache.hash(0, limit), outcome), method), fallback), failurePolicy), backendFailure);
+        }
     }
 
     @Override

@@ -10,11 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Starts the observations of Guard's aspects on one {@link ObservationRegistry}, under the user's conventions when
  * there are any. Nothing is built for a no-op registry: {@link #decision} and {@link #breakerCall} answer null, and
- * the aspects then take their unobserved path.
+ * the aspects then take their unobserved path. A decision whose limits all lease is deferred unless allowed leased
+ * decisions are observed too (see {@link DecisionObservation}).
  *
  * <p>Internal: public only because Guard's {@code aop} package and auto-configuration use it; not an API.
  */
@@ -33,6 +35,8 @@ public final class GuardObservations {
     private final ObservationRegistry registry;
     private final RateLimitObservationConvention rateLimitConvention;
     private final CircuitBreakerObservationConvention breakerConvention;
+    /** Whether a limit leases now (a refresh may change it); null when every decision is observed from its start. */
+    private final Predicate<String> leases;
     /** Per guarded method, what its observations name: built once, not per call. */
     private final Map<Method, Names> names = new ConcurrentHashMap<>();
 
@@ -47,9 +51,20 @@ public final class GuardObservations {
      */
     public GuardObservations(ObservationRegistry registry, RateLimitObservationConvention rateLimitConvention,
                              CircuitBreakerObservationConvention breakerConvention) {
+        this(registry, rateLimitConvention, breakerConvention, null);
+    }
+
+    /**
+     * @param leases whether a limit (by name) leases now, for deferring the observation of decisions whose limits
+     *               all lease; null to observe every decision from its start
+     *               ({@code guard.observations.allowed-leased-decisions=true})
+     */
+    public GuardObservations(ObservationRegistry registry, RateLimitObservationConvention rateLimitConvention,
+                             CircuitBreakerObservationConvention breakerConvention, Predicate<String> leases) {
         this.registry = registry;
         this.rateLimitConvention = rateLimitConvention;
         this.breakerConvention = breakerConvention;
+        this.leases = leases;
     }
 
     /** Whether observations can be seen at all: false for a no-op registry. */
@@ -62,10 +77,7 @@ public final class GuardObservations {
      * observation of this thread); null when the registry ignores it.
      */
     public DecisionObservation decision(GuardedMethod guarded, Observation parent) {
-        Observation observation = started(Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
-                () -> new RateLimitObservationContext(guarded.method(), names(guarded)), registry), parent);
-        return observation == null ? null
-                : new DecisionObservation(observation, (RateLimitObservationContext) observation.getContext());
+        return decision(guarded.method(), names(guarded), parent);
     }
 
     /**
@@ -75,10 +87,37 @@ public final class GuardObservations {
      * where the limits come from.
      */
     public DecisionObservation configuredDecision(String source, List<String> limits, Observation parent) {
-        Observation observation = started(Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
-                () -> new RateLimitObservationContext(null, new Names(source, limits)), registry), parent);
-        return observation == null ? null
-                : new DecisionObservation(observation, (RateLimitObservationContext) observation.getContext());
+        return decision(null, new Names(source, limits), parent);
+    }
+
+    private DecisionObservation decision(Method method, Names names, Observation parent) {
+        if (allLease(names.limits())) {
+            if (registry.isNoop()) {
+                return null;
+            }
+            // Started later, maybe on another thread: under the observation current here and now.
+            Observation current = parent != null ? parent : registry.getCurrentObservation();
+            return new DecisionObservation(() -> startDecision(method, names, current));
+        }
+        Observation observation = startDecision(method, names, parent);
+        return observation == null ? null : new DecisionObservation(observation);
+    }
+
+    private Observation startDecision(Method method, Names names, Observation parent) {
+        return started(Observation.createNotStarted(rateLimitConvention, DEFAULT_RATE_LIMIT,
+                () -> new RateLimitObservationContext(method, names), registry), parent);
+    }
+
+    private boolean allLease(List<String> limits) {
+        if (leases == null || limits.isEmpty()) {
+            return false;
+        }
+        for (String limit : limits) {
+            if (!leases.test(limit)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Starts observing one call through {@code guarded}'s breaker; null when the registry ignores it. */

@@ -21,6 +21,20 @@ final class KeyValuesCache<K> {
 
     private final Map<K, KeyValues> known = new ConcurrentHashMap<>();
 
+    /** Equal strings, the same instance (the usual case: names held by the method's description) checked first. */
+    static boolean same(String a, String b) {
+        return a == b || (a != null && a.equals(b));
+    }
+
+    /** One more value in a combination's hash code (null hashes as 0; an enum by its identity hash). */
+    static int hash(int hash, Object value) {
+        return 31 * hash + (value == null ? 0 : value.hashCode());
+    }
+
+    static int hash(int hash, boolean value) {
+        return 31 * hash + (value ? 1231 : 1237);
+    }
+
     KeyValues get(K combination, Function<K, KeyValues> build) {
         KeyValues values = known.get(combination);
         if (values == null) {

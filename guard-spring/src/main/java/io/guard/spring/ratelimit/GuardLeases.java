@@ -7,6 +7,7 @@ import io.guard.ratelimit.lease.LeasingRateLimiter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -25,14 +26,19 @@ public final class GuardLeases {
     private volatile Function<String, LeaseSize> configured = name -> LeaseSize.OFF;
     /** Whether some limit leases, or did since start-up: from then on its counts are shown. */
     private volatile boolean leased;
+    /** Told the name of each limit that takes a lease (meters per limit); handed to the limiter once it is here. */
+    private volatile Consumer<String> leasedLimits;
 
     /**
      * Set once by the Redis backend's configuration.
      *
      * @param configured the size configuration gives a limit by name; {@code null} when no property leases
      */
-    public void use(LeasingRateLimiter limiter, Function<String, LeaseSize> configured) {
+    public synchronized void use(LeasingRateLimiter limiter, Function<String, LeaseSize> configured) {
         this.limiter = limiter;
+        if (leasedLimits != null) {
+            limiter.onLimitLeased(leasedLimits);
+        }
         if (configured != null) {
             this.leased = true;
             this.configured = configured;
@@ -73,6 +79,23 @@ public final class GuardLeases {
     public LeaseSize leaseSize(String name) {
         LeaseSize size = resolved.get(name);
         return size != null ? size : configured.apply(name);
+    }
+
+    /**
+     * Tells {@code listener} the name of each limit that takes a lease on this instance: those that did, and each
+     * as it first does (never, on the in-process backend).
+     */
+    public synchronized void onLimitLeased(Consumer<String> listener) {
+        this.leasedLimits = listener;
+        if (limiter != null) {
+            limiter.onLimitLeased(listener);
+        }
+    }
+
+    /** The counts of limit {@code name}'s leases on this instance (all zero when nothing leases here). */
+    public LeaseStats stats(String name) {
+        LeasingRateLimiter current = limiter;
+        return current == null ? new LeaseStats(0, 0, 0, 0, 0) : current.stats(name);
     }
 
     /** The leasing limiter's counts, when some limit leases (or did). */

@@ -18,7 +18,10 @@ import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A leased limit shows its size in the guard endpoint, with the leases held, and in the lease meters. */
+/**
+ * A leased limit shows its size in the guard endpoint, with the leases held, and in the lease meters, which are per
+ * limit: an exact limit has none, and one limit's reset shows in its own meters only.
+ */
 @RedisTest
 class LeaseVisibilityIT {
 
@@ -40,6 +43,12 @@ class LeaseVisibilityIT {
         public String exact(String user) {
             return "ok";
         }
+
+        @RateLimit(name = "leased-too", key = "#user", rate = 100, interval = "60s", algorithm = "TOKEN_BUCKET",
+                lease = "5")
+        public String leasedToo(String user) {
+            return "ok";
+        }
     }
 
     @Test
@@ -59,13 +68,23 @@ class LeaseVisibilityIT {
             assertThat(report.rateLimiters().get("exact").lease()).isNull();
             assertThat(report.leases().leasesTaken()).isEqualTo(1);
             assertThat(report.leases().permitsHeld()).isEqualTo(9);
-            assertThat(meters.get(LeaseMeters.LEASES).functionCounter().count()).isEqualTo(1);
-            assertThat(meters.get(LeaseMeters.HELD).gauge().value()).isEqualTo(9);
+            assertThat(meters.get(LeaseMeters.LEASES).tag("name", "leased").functionCounter().count()).isEqualTo(1);
+            assertThat(meters.get(LeaseMeters.HELD).tag("name", "leased").gauge().value()).isEqualTo(9);
+            assertThat(meters.find(LeaseMeters.LEASES).tag("name", "leased-too").functionCounter())
+                    .as("no lease taken yet").isNull();
+            context.getBean(Limits.class).leasedToo("u");
+            assertThat(meters.get(LeaseMeters.HELD).tag("name", "leased-too").gauge().value()).isEqualTo(4);
+            assertThat(report.leases().leasesTaken()).as("the report's totals, read before").isEqualTo(1);
+            assertThat(endpoint.guard().leases().permitsHeld()).as("every limit's").isEqualTo(13);
+            assertThat(meters.find(LeaseMeters.LEASES).tag("name", "exact").functionCounter()).isNull();
 
             context.getBean(RateLimitQuotas.class).reset("leased", "u");
-            assertThat(meters.get(LeaseMeters.PERMITS).tag("result", "expired").functionCounter().count())
-                    .as("revoked by the reset: never spent, never given back").isEqualTo(9);
-            assertThat(meters.get(LeaseMeters.HELD).gauge().value()).isZero();
+            assertThat(meters.get(LeaseMeters.PERMITS).tag("name", "leased").tag("result", "expired")
+                    .functionCounter().count()).as("revoked by the reset: never spent, never given back").isEqualTo(9);
+            assertThat(meters.get(LeaseMeters.HELD).tag("name", "leased").gauge().value()).isZero();
+            assertThat(meters.get(LeaseMeters.PERMITS).tag("name", "leased-too").tag("result", "expired")
+                    .functionCounter().count()).as("another limit's reset").isZero();
+            assertThat(meters.get(LeaseMeters.HELD).tag("name", "leased-too").gauge().value()).isEqualTo(4);
         }
     }
 }

@@ -10,6 +10,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
+import org.springframework.cloud.gateway.route.RouteLocator;
+import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -52,7 +58,8 @@ class GatewayCostChargeIT {
         List<String> properties = new ArrayList<>(List.of("spring.data.redis.url=" + redis.url(),
                 "guard.rate-limit.key-prefix=" + redis.keyPrefix(), "guard.rate-limit.backend=redis",
                 "management.endpoint.guard.access=unrestricted"));
-        for (String limit : List.of("llm", "llm-stripped", "llm-failing")) {
+        properties.add("llm.uri=" + llm.uri());
+        for (String limit : List.of("llm", "llm-stripped", "llm-failing", "java-llm")) {
             // 10 per minute: one permit is worth 6 s.
             properties.addAll(List.of("guard.rate-limit.instances." + limit + ".algorithm=TOKEN_BUCKET",
                     "guard.rate-limit.instances." + limit + ".rate=10",
@@ -64,7 +71,24 @@ class GatewayCostChargeIT {
                 "guard.cost-header=X-Usage-Tokens", "guard.strip-cost-header=true"));
         properties.addAll(Gateway.route(2, "llm-failing", "/llm-failing/**", closed, "guard.permits=4",
                 "guard.cost-header=X-Usage-Tokens", "guard.cost-on-failure=none"));
-        gateway = Gateway.start(properties.toArray(String[]::new));
+        gateway = Gateway.start(new Class<?>[] {JavaRoute.class}, properties.toArray(String[]::new));
+    }
+
+    /** A route built in Java, whose filter has order 0 like Guard's cost filter: the cost is charged all the same. */
+    @Configuration(proxyBeanMethods = false)
+    static class JavaRoute {
+
+        @Bean
+        RouteLocator javaLlm(RouteLocatorBuilder builder, GuardGatewayRateLimiter guard, KeyResolver apiKeyResolver,
+                             @Value("${llm.uri}") String llm) {
+            guard.getConfig().put("java-llm", new GuardGatewayRateLimiter.Config().setCostHeader("X-Usage-Tokens"));
+            return builder.routes()
+                    .route("java-llm", r -> r.path("/java-llm/**")
+                            .filters(f -> f.requestRateLimiter(c -> c.setRateLimiter(guard)
+                                    .setKeyResolver(apiKeyResolver)))
+                            .uri(llm))
+                    .build();
+        }
     }
 
     @AfterAll
@@ -115,6 +139,13 @@ class GatewayCostChargeIT {
         JsonNode quota = JSON.readTree(shown.body());
         assertThat(quota.path("debt").asLong()).as(shown.body()).isEqualTo(20);
         assertThat(charges("llm", "in-debt")).isEqualTo(1);
+    }
+
+    @Test
+    void aJavaRouteIsChargedToo() {
+        assertThat(gateway.get("/java-llm/8", "acme").statusCode()).isEqualTo(200);
+
+        assertThat(quota("java-llm", "acme").remaining()).as("10 - 8").isEqualTo(2);
     }
 
     @Test

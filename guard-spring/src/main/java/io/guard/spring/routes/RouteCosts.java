@@ -44,11 +44,6 @@ public final class RouteCosts {
         return admitted.isEmpty();
     }
 
-    /** The headers each route reads its cost from, e.g. to strip them. */
-    public List<String> headers() {
-        return admitted.stream().map(request -> request.spec().cost().header()).distinct().toList();
-    }
-
     /**
      * Charges a request that was answered; {@code headers} reads a response header (null when absent). Never
      * completes exceptionally: a charge the backend could not make is logged and counted.

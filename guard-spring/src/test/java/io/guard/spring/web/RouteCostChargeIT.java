@@ -2,30 +2,18 @@ package io.guard.spring.web;
 
 import io.guard.ratelimit.Quota;
 import io.guard.ratelimit.RateLimiterRegistry;
-import io.guard.spring.autoconfigure.GuardAutoConfiguration;
-import io.guard.spring.test.AutoConfigs;
-import io.guard.spring.test.ImportAutoConfigs;
-import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.ResponseEntity;
-import org.springframework.mock.web.MockServletContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
-import org.springframework.test.web.servlet.client.MockMvcWebTestClient;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.context.WebApplicationContext;
-import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
 import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
@@ -47,8 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code guard.rate-limit.routes[i].cost-header}), on Spring MVC and on WebFlux, two application instances on one
  * Redis each. The bound of docs/cost.md holds across both instances; a response that costs more than the balance puts
  * the key into debt, refusing the next request with the exact {@code Retry-After}; {@code cost-on-failure: none} gives
- * the estimate back when the handler throws. MVC requests go through MockMvc with Guard's servlet filters; WebFlux
- * requests through the application's {@code WebHandler}.
+ * the estimate back when the handler throws ({@link RouteStacks}).
  */
 @RedisTest
 class RouteCostChargeIT {
@@ -83,67 +70,20 @@ class RouteCostChargeIT {
             "guard.rate-limit.routes[2].cost-on-failure=none"};
 
     /** Two instances of each web stack. */
-    private static final Map<Server, List<ConfigurableApplicationContext>> CONTEXTS = new EnumMap<>(Server.class);
+    private static final Map<RouteStacks, List<ConfigurableApplicationContext>> CONTEXTS =
+            new EnumMap<>(RouteStacks.class);
     private static RedisEndpoint redis;
 
-    enum Server {
-        MVC {
-            @Override
-            ConfigurableApplicationContext start() {
-                var web = new AnnotationConfigWebApplicationContext();
-                web.setServletContext(new MockServletContext());
-                return RedisBacked.start(web, redis, c -> c.register(MvcLlm.class), properties());
-            }
-
-            @Override
-            WebTestClient client(ConfigurableApplicationContext context) {
-                var web = (WebApplicationContext) context;
-                return MockMvcWebTestClient.bindTo(MockMvcBuilders.webAppContextSetup(web)
-                        .addFilters(web.getBean(GuardServletAnswerFilter.class), web.getBean(GuardRouteFilter.class))
-                        .build()).build();
-            }
-        },
-        WEBFLUX {
-            @Override
-            ConfigurableApplicationContext start() {
-                return RedisBacked.start(AutoConfigs.reactiveWebContext(), redis, c -> c.register(WebFluxLlm.class),
-                        properties());
-            }
-
-            @Override
-            WebTestClient client(ConfigurableApplicationContext context) {
-                return WebTestClient.bindToApplicationContext(context).build();
-            }
-        };
-
-        /** The routes, with a key prefix per web stack, shared by its two instances. */
-        String[] properties() {
-            List<String> all = new ArrayList<>(List.of(ROUTES));
-            all.add("guard.rate-limit.key-prefix=" + redis.keyPrefix() + name().toLowerCase() + ":");
-            return all.toArray(String[]::new);
-        }
-
-        abstract ConfigurableApplicationContext start();
-
-        abstract WebTestClient client(ConfigurableApplicationContext context);
+    /** The routes, with a key prefix per web stack, shared by its two instances. */
+    private static String[] properties(RouteStacks server) {
+        List<String> all = new ArrayList<>(List.of(ROUTES));
+        all.add("guard.rate-limit.key-prefix=" + redis.keyPrefix() + server.name().toLowerCase() + ":");
+        return all.toArray(String[]::new);
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "HttpMessageConvertersAutoConfiguration",
-            "DispatcherServletAutoConfiguration", "WebMvcAutoConfiguration",
-            "DataRedisAutoConfiguration|RedisAutoConfiguration", "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
-            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
-    @Import(MvcLlmController.class)
-    static class MvcLlm {
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "CodecsAutoConfiguration", "WebFluxAutoConfiguration",
-            "HttpHandlerAutoConfiguration", "DataRedisAutoConfiguration|RedisAutoConfiguration",
-            "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
-            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
-    @Import(WebFluxLlmController.class)
-    static class WebFluxLlm {
+    private static ConfigurableApplicationContext start(RouteStacks server) {
+        return server.start(redis, server == RouteStacks.MVC ? MvcLlmController.class : WebFluxLlmController.class,
+                properties(server));
     }
 
     /** An upstream of a language model, as a proxy sees it: the answer says how many tokens it used. */
@@ -176,8 +116,8 @@ class RouteCostChargeIT {
     @BeforeAll
     static void start(RedisEndpoint endpoint) {
         redis = endpoint;
-        for (Server server : Server.values()) {
-            CONTEXTS.put(server, List.of(server.start(), server.start()));
+        for (RouteStacks server : RouteStacks.values()) {
+            CONTEXTS.put(server, List.of(start(server), start(server)));
         }
     }
 
@@ -199,8 +139,8 @@ class RouteCostChargeIT {
      * (a refund when below). Without the charges, the admitted requests would cost about three times the limit.
      */
     @ParameterizedTest
-    @EnumSource(Server.class)
-    void twoInstancesNeverChargeMoreThanTheLimitPlusTheUnreservedCostsInFlight(Server server) throws Exception {
+    @EnumSource(RouteStacks.class)
+    void twoInstancesNeverChargeMoreThanTheLimitPlusTheUnreservedCostsInFlight(RouteStacks server) throws Exception {
         List<WebTestClient> clients = CONTEXTS.get(server).stream().map(server::client).toList();
         String tenant = "bound-" + server;
         AtomicLong cost = new AtomicLong();
@@ -253,9 +193,9 @@ class RouteCostChargeIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Server.class)
+    @EnumSource(RouteStacks.class)
     void aResponseThatCostMoreThanTheBalanceRefusesTheNextRequestOnTheOtherInstanceUntilTheDebtIsPaid(
-            Server server) {
+            RouteStacks server) {
         List<ConfigurableApplicationContext> both = CONTEXTS.get(server);
         long start = System.nanoTime();
         assertThat(call(server.client(both.get(0)), "/llm/minute", "debtor", 30).status()).isEqualTo(200);
@@ -271,8 +211,8 @@ class RouteCostChargeIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Server.class)
-    void costOnFailureNoneGivesTheEstimateBackWhenTheHandlerThrows(Server server) {
+    @EnumSource(RouteStacks.class)
+    void costOnFailureNoneGivesTheEstimateBackWhenTheHandlerThrows(RouteStacks server) {
         ConfigurableApplicationContext context = CONTEXTS.get(server).get(0);
         WebTestClient client = server.client(context);
         try {
@@ -280,7 +220,7 @@ class RouteCostChargeIT {
             assertThat(failed.status()).isEqualTo(500);
         } catch (RuntimeException | AssertionError thrownThroughMockMvc) {
             // MockMvc has no server to answer 500: the handler's exception comes out of the filter chain.
-            assertThat(server).isEqualTo(Server.MVC);
+            assertThat(server).isEqualTo(RouteStacks.MVC);
         }
 
         assertThat(quota(context, "llm-failing", "unlucky").remaining())

@@ -3,10 +3,6 @@ package io.guard.spring.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.guard.ratelimit.RateLimiterRegistry;
 import io.guard.spring.annotation.RateLimit;
-import io.guard.spring.autoconfigure.GuardAutoConfiguration;
-import io.guard.spring.test.AutoConfigs;
-import io.guard.spring.test.ImportAutoConfigs;
-import io.guard.spring.test.RedisBacked;
 import io.guard.test.redis.RedisEndpoint;
 import io.guard.test.redis.RedisTest;
 import org.junit.jupiter.api.AfterAll;
@@ -14,11 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
-import org.springframework.mock.web.MockServletContext;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.test.web.servlet.client.MockMvcWebTestClient;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
@@ -26,7 +18,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.WebApplicationContext;
-import org.springframework.web.context.support.AnnotationConfigWebApplicationContext;
 import org.springframework.web.filter.ForwardedHeaderFilter;
 import reactor.core.publisher.Mono;
 
@@ -68,29 +59,23 @@ class RouteLimitsIT {
                 "guard.rate-limit.routes[1].key=#clientIp"}) {
             @Override
             ConfigurableApplicationContext start() {
-                var web = new AnnotationConfigWebApplicationContext();
-                web.setServletContext(new MockServletContext());
-                return RedisBacked.start(web, redis, c -> c.register(MvcPartner.class), routes());
+                return RouteStacks.MVC.start(redis, MvcPartnerController.class, routes());
             }
 
             @Override
             WebTestClient client(ConfigurableApplicationContext context) {
-                var web = (WebApplicationContext) context;
-                return MockMvcWebTestClient.bindTo(MockMvcBuilders.webAppContextSetup(web)
-                        .addFilters(web.getBean(GuardServletAnswerFilter.class), web.getBean(GuardRouteFilter.class))
-                        .build()).build();
+                return RouteStacks.MVC.client(context);
             }
         },
         WEBFLUX(new String[]{"guard.rate-limit.routes[0].key=#request.header('X-Api-Key')"}) {
             @Override
             ConfigurableApplicationContext start() {
-                return RedisBacked.start(AutoConfigs.reactiveWebContext(), redis,
-                        c -> c.register(WebFluxPartner.class), routes());
+                return RouteStacks.WEBFLUX.start(redis, WebFluxPartnerController.class, routes());
             }
 
             @Override
             WebTestClient client(ConfigurableApplicationContext context) {
-                return WebTestClient.bindToApplicationContext(context).build();
+                return RouteStacks.WEBFLUX.client(context);
             }
         };
 
@@ -111,24 +96,6 @@ class RouteLimitsIT {
         abstract ConfigurableApplicationContext start();
 
         abstract WebTestClient client(ConfigurableApplicationContext context);
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "HttpMessageConvertersAutoConfiguration",
-            "DispatcherServletAutoConfiguration", "WebMvcAutoConfiguration",
-            "DataRedisAutoConfiguration|RedisAutoConfiguration", "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
-            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
-    @Import(MvcPartnerController.class)
-    static class MvcPartner {
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfigs(value = {"JacksonAutoConfiguration", "CodecsAutoConfiguration", "WebFluxAutoConfiguration",
-            "HttpHandlerAutoConfiguration", "DataRedisAutoConfiguration|RedisAutoConfiguration",
-            "RedissonAutoConfigurationV4|RedissonAutoConfigurationV2"},
-            classes = {AopAutoConfiguration.class, GuardAutoConfiguration.class})
-    @Import(WebFluxPartnerController.class)
-    static class WebFluxPartner {
     }
 
     /** A controller the application cannot annotate (think: from a library), and one annotated twin to compare. */

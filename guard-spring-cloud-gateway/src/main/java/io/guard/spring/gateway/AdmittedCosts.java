@@ -37,6 +37,11 @@ final class AdmittedCosts {
         return List.copyOf(admitted);
     }
 
+    /** Whether some admitted request's cost header is to be taken out of the answer. */
+    synchronized boolean stripsAny() {
+        return !stripped.isEmpty();
+    }
+
     synchronized boolean strips(String header) {
         return stripped.contains(header);
     }

@@ -17,8 +17,8 @@ public final class CostHeaderStrip implements HttpHeadersFilter {
     @Override
     public HttpHeaders filter(HttpHeaders input, ServerWebExchange exchange) {
         AdmittedCosts costs = exchange.getAttribute(GatewayCostFilter.ADMITTED);
-        if (costs == null) {
-            return input;
+        if (costs == null || !costs.stripsAny()) {
+            return input; // most answers: nothing to copy
         }
         HttpHeaders kept = new HttpHeaders();
         boolean[] strippedAny = {false};

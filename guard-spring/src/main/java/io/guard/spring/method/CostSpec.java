@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * configuration (a route, a gateway route) reads its cost from a response header instead ({@link #ofHeader}), under
  * the same checks.
  *
- * <p>Internal: public only because Guard's {@code ratelimit} package charges with it; not an API.
+ * <p>Internal: public only because Guard's {@code ratelimit} package charges with it, and the routes and the gateway
+ * build theirs with {@link #ofHeader}; not an API.
  *
  * @param cost        the cost of a call that returned: SpEL over the parameters and {@code #result}; null when
  *                    {@code header} gives it

@@ -74,8 +74,8 @@ public record CostSpec(Expression cost, OnFailure onFailure, Expression failureC
             if (each.lease() != null && !each.leaseSize().off()) {
                 throw site.error("cost", text, "cannot be charged on a leased limit (lease=" + each.lease()
                                 + "): leased permits are spent in advance, before any call",
-                        "Leave lease out of the annotation and set guard.rate-limit.instances."
-                                + annotation.name().trim() + ".lease=off.");
+                        "Set lease = \"off\" where it is set: the annotation's lease attribute or guard.rate-limit."
+                                + "instances." + annotation.name().trim() + ".lease (which wins over the annotation).");
             }
         }
         Expression cost = parser.parse(site, "cost", text, Set.of(RESULT));

@@ -115,7 +115,8 @@ class BreakerUnderContentionTest {
     private void runContended(Map<Outcome, LongAdder> outcomes, LongAdder refused, LongAdder attempted)
             throws InterruptedException {
         // Each caller makes CALLS_PER_THREAD calls, and goes on (for 30 s at most) until the forcing thread has moved
-        // the breaker often enough: on a loaded machine the forcer may get few time slices during the fixed calls.
+        // the breaker often enough and some call met it refusing: on a loaded machine the forcer may get few time
+        // slices during the fixed calls, none of them forcing it open.
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         AtomicBoolean running = new AtomicBoolean(true);
         CountDownLatch start = new CountDownLatch(1);
@@ -127,7 +128,8 @@ class BreakerUnderContentionTest {
                     start.await();
                     ThreadLocalRandom random = ThreadLocalRandom.current();
                     for (int i = 0; i < CALLS_PER_THREAD
-                            || (transitionCount() <= 10 && System.nanoTime() < deadline); i++) {
+                            || ((transitionCount() <= 10 || refused.sum() == 0)
+                            && System.nanoTime() < deadline); i++) {
                         attempted.increment();
                         Outcome outcome = Outcome.values()[random.nextInt(Outcome.values().length)];
                         if (call(outcome)) {

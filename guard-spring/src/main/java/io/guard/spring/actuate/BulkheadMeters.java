@@ -22,10 +22,10 @@ final class BulkheadMeters {
         Gauge.builder("guard.bulkhead.max.concurrent.calls", bulkhead, Bulkhead::maxConcurrentCalls)
                 .tag("name", bulkhead.name()).description("Calls the bulkhead allows at once").register(registry);
         FunctionCounter.builder("guard.bulkhead.calls", bulkhead, Bulkhead::permittedCalls)
-                .tags("name", bulkhead.name(), "result", "permitted").description("Calls admitted by the bulkhead")
+                .tags("name", bulkhead.name(), "result", "permitted").description("Calls admitted or refused by the bulkhead, by result")
                 .register(registry);
         FunctionCounter.builder("guard.bulkhead.calls", bulkhead, Bulkhead::refusedCalls)
-                .tags("name", bulkhead.name(), "result", "refused").description("Calls refused by the bulkhead")
+                .tags("name", bulkhead.name(), "result", "refused").description("Calls admitted or refused by the bulkhead, by result")
                 .register(registry);
     }
 }

@@ -43,8 +43,9 @@ import java.util.regex.Pattern;
  * ({@link GuardLeases}; a lease in hand is spent or expires within its lifetime). All or nothing: one bad value and the configuration in force stays, with a
  * warning naming the property and the value.
  *
- * <p>Other {@code guard.rate-limit} keys (scope, keys, routes, tiers added or removed, ...) are read once at
- * start-up: a change to them is logged as needing a restart and not applied.
+ * <p>Other {@code guard.rate-limit} keys (scope, keys, routes, tiers added or removed, ...) and every other
+ * {@code guard.*} key (breakers and their bulkheads, the server limit, observations, ...) are read once at start-up: a
+ * change to them is logged as needing a restart and not applied.
  */
 final class GuardConfigurationRefresh implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
 
@@ -88,17 +89,17 @@ final class GuardConfigurationRefresh implements ApplicationListener<Environment
         Set<String> changed = new TreeSet<>();
         for (String key : event.getKeys()) {
             String name = canonical(key);
-            if (name.startsWith(PREFIX)) {
+            if (name.startsWith("guard.")) {
                 changed.add(name);
             }
-        }
-        LiveLimits limits = live.getIfAvailable();
-        if (changed.isEmpty() || limits == null) {
-            return;
         }
         changed.stream().filter(key -> !REFRESHABLE.matcher(key).matches()).forEach(key -> log.warn(
                 "{}={} changed by a configuration refresh needs a restart to apply; the value of start-up stays",
                 key, environment.getProperty(key, "(unset)")));
+        LiveLimits limits = live.getIfAvailable();
+        if (limits == null) {
+            return;
+        }
         if (changed.stream().noneMatch(key -> REFRESHABLE.matcher(key).matches())) {
             return;
         }

@@ -24,6 +24,8 @@ public final class AdaptiveLimits {
 
     /** The dependency an adaptive limit needs, as a build names it. */
     public static final String DEPENDENCY = "com.netflix.concurrency-limits:concurrency-limits-core";
+    /** The library's version Guard is built and tested with (its pom's {@code concurrency-limits.version}). */
+    public static final String TESTED_VERSION = "0.5.4";
 
     static final int DEFAULT_INITIAL_LIMIT = 20;
     static final int DEFAULT_MIN_LIMIT = 1;
@@ -58,7 +60,8 @@ public final class AdaptiveLimits {
         return "an adaptive limit runs Netflix's concurrency-limits algorithms, and " + DEPENDENCY
                 + " is not on the class path; add it (Guard declares it optional), e.g. <dependency><groupId>"
                 + "com.netflix.concurrency-limits</groupId><artifactId>concurrency-limits-core</artifactId>"
-                + "</dependency>";
+                + "<version>" + TESTED_VERSION + "</version></dependency> (the version Guard is tested with; "
+                + "Guard's BOM does not manage it)";
     }
 
     /** The limit {@code settings} describe (null: every default). */

@@ -142,7 +142,8 @@ public record CostSpec(Expression cost, OnFailure onFailure, Expression failureC
         if (!leases.isEmpty()) {
             throw site.error(attribute, value, "cannot be charged on a leased limit (lease=" + leases.iterator().next()
                             + "): leased permits are spent in advance, before any call",
-                    (onMethod ? "Leave lease out of the annotation and set " : "Set ") + instance + ".lease=off.");
+                    onMethod ? "Set lease = \"off\" where it is set: the annotation's lease attribute or " + instance
+                            + ".lease (which wins over the annotation)." : "Set " + instance + ".lease=off.");
         }
     }
 }

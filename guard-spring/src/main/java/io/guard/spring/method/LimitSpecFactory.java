@@ -10,6 +10,7 @@ import org.springframework.util.ClassUtils;
 
 import io.guard.ratelimit.Algorithm;
 import io.guard.ratelimit.RateLimitPolicy;
+import io.guard.ratelimit.lease.LeaseSize;
 import io.guard.spring.annotation.RateLimit;
 import org.springframework.expression.Expression;
 
@@ -258,7 +259,11 @@ public final class LimitSpecFactory {
         }
         if (problem != null) {
             throw site.error("lease", settings.lease(), "cannot be used: " + problem,
-                    "Set " + property + " to off, or use TOKEN_BUCKET or FIXED_WINDOW with a lease within the rate.");
+                    LeaseSize.supports(policy.algorithm())
+                            ? "Set the lease (the annotation's lease or " + property + ") to at most "
+                            + policy.maxPermits() + ", to auto, or to off."
+                            : "Set the lease (the annotation's lease or " + property + ") to off, or use TOKEN_BUCKET "
+                            + "or FIXED_WINDOW.");
         }
     }
 

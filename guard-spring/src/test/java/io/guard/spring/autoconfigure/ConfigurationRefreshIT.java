@@ -192,6 +192,15 @@ class ConfigurationRefreshIT {
                 .isEqualTo(Scope.GLOBAL);
     }
 
+    /** A breaker's bulkhead, like everything outside guard.rate-limit, is built at start-up: said, not ignored. */
+    @Test
+    void aBreakerKeyIsLoggedAsNeedingARestart(CapturedOutput output) {
+        change("guard.circuit-breaker.instances.stock.max-concurrent-calls", "3");
+
+        assertThat(output.getOut()).contains("guard.circuit-breaker.instances.stock.max-concurrent-calls=3 changed by "
+                + "a configuration refresh needs a restart to apply");
+    }
+
     @Test
     void anOperatorsOverrideStaysOnTopOfARefreshedConfiguration() {
         LiveLimits live = context.getBean(LiveLimits.class);

@@ -4,6 +4,7 @@ import io.guard.spring.autoconfigure.BreakerProperties;
 import io.guard.spring.autoconfigure.CircuitBreakerConfigs;
 import io.guard.spring.autoconfigure.CircuitBreakerProperties;
 import io.guard.spring.autoconfigure.GuardProperties;
+import io.guard.spring.autoconfigure.LimitInstanceProperties;
 import io.guard.spring.autoconfigure.LimitProperties;
 import io.guard.spring.autoconfigure.RateLimitProperties;
 import io.guard.spring.autoconfigure.RateLimitRedisProperties;
@@ -137,6 +138,21 @@ public final class PropertyMistakes {
                         e.getMessage().replace("rate limiter '" + limiter + "': ", "")));
             }
         });
+        burstOfAnotherAlgorithm(properties.getAlgorithm(), properties.getBurst(), prefix, found);
+        if (properties instanceof LimitInstanceProperties instance) {
+            instance.getTiers().forEach((tier, settings) -> burstOfAnotherAlgorithm(settings.getAlgorithm() != null
+                    ? settings.getAlgorithm() : properties.getAlgorithm(), settings.getBurst(),
+                    prefix + ".tiers." + tier, found));
+        }
+    }
+
+    /** A burst set beside an algorithm that has none would be ignored without a word. */
+    private static void burstOfAnotherAlgorithm(Algorithm algorithm, Long burst, String prefix, List<Mistake> found) {
+        if (burst != null && algorithm != null && algorithm != Algorithm.TOKEN_BUCKET) {
+            found.add(new Mistake(prefix + ".burst", burst, "applies to TOKEN_BUCKET only, but " + prefix
+                    + ".algorithm is " + algorithm + ", which would ignore it",
+                    "Remove " + prefix + ".burst, or set " + prefix + ".algorithm=token-bucket."));
+        }
     }
 
     /**

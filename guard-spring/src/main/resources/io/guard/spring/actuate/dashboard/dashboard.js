@@ -503,7 +503,7 @@
     document.getElementById('summary').textContent =
       `${open} of ${breakers.size} breakers open or half-open · ${down} of ${limiters.size} limit backends down`;
     document.getElementById('leases').textContent = leases
-      ? `Leases of this instance: ${num(leases.permitsHeld, 0)} permits held for ${num(leases.keys, 0)} keys now; `
+      ? `Leases of this instance: ${num(leases.permitsHeld, 0)} permits held now, ${num(leases.keys, 0)} keys tracked for leasing; `
         + `${num(leases.leasesTaken, 0)} leases taken, ${num(leases.permitsReturned, 0)} unused permits given back, `
         + `${num(leases.permitsExpired, 0)} never given back, since start-up`
       : '';

@@ -60,7 +60,29 @@ class AdaptiveLimitMistakesTest {
                 .contains("guard.circuit-breaker.instances.orders.max-concurrent-calls=adaptive: an adaptive limit "
                         + "runs Netflix's concurrency-limits algorithms, and "
                         + "com.netflix.concurrency-limits:concurrency-limits-core is not on the class path")
-                .contains("guard.server-limit.enabled=true: an adaptive limit");
+                .contains("guard.server-limit.enabled=true: an adaptive limit")
+                .as("a snippet that builds as pasted: with the version Guard's pom uses")
+                .contains("<artifactId>concurrency-limits-core</artifactId><version>" + pomVersion() + "</version>");
         assertThat(analysis.getAction()).contains("Add com.netflix.concurrency-limits:concurrency-limits-core");
+    }
+
+    /** {@code concurrency-limits.version} in the root pom, which the message must name. */
+    private static String pomVersion() {
+        for (java.nio.file.Path dir = java.nio.file.Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            java.nio.file.Path pom = dir.resolve("pom.xml");
+            try {
+                if (java.nio.file.Files.exists(dir.resolve("guard-bom")) && java.nio.file.Files.exists(pom)) {
+                    java.util.regex.Matcher version = java.util.regex.Pattern.compile(
+                            "<concurrency-limits.version>([^<]+)</concurrency-limits.version>")
+                            .matcher(java.nio.file.Files.readString(pom));
+                    if (version.find()) {
+                        return version.group(1);
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        throw new IllegalStateException("no root pom with concurrency-limits.version above " + java.nio.file.Path.of(""));
     }
 }

@@ -66,6 +66,23 @@ class EveryBadPropertyTest {
                 .contains("guard.events.buffer-size=0: must be at least 1");
     }
 
+    /** Only a token bucket has a burst: beside another algorithm it was ignored without a word. */
+    @Test
+    void aBurstBesideAnAlgorithmWithoutOneIsReported() {
+        FailureAnalysis analysis = StartupFailures.analysis(runner.withPropertyValues(
+                "guard.rate-limit.instances.orders.algorithm=SLIDING_LOG", "guard.rate-limit.instances.orders.burst=20",
+                "guard.rate-limit.instances.api.algorithm=TOKEN_BUCKET", "guard.rate-limit.instances.api.burst=20",
+                "guard.rate-limit.instances.api.tiers.free.algorithm=FIXED_WINDOW",
+                "guard.rate-limit.instances.api.tiers.free.burst=5"));
+        assertThat(analysis.getDescription()).startsWith("2 Guard property values cannot work:")
+                .contains("guard.rate-limit.instances.orders.burst=20: applies to TOKEN_BUCKET only, but "
+                        + "guard.rate-limit.instances.orders.algorithm is SLIDING_LOG, which would ignore it")
+                .contains("guard.rate-limit.instances.api.tiers.free.burst=5: applies to TOKEN_BUCKET only")
+                .doesNotContain("instances.api.burst");
+        assertThat(analysis.getAction()).contains("Remove guard.rate-limit.instances.orders.burst, or set "
+                + "guard.rate-limit.instances.orders.algorithm=token-bucket.");
+    }
+
     /** SCG's burstCapacity 0 refuses everything; read as "unset" it would quietly admit up to the rate. */
     @Test
     void anExplicitBurstOfZeroIsReportedNotReadAsUnset() {

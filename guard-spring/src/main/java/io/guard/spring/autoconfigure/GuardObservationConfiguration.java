@@ -36,7 +36,7 @@ class GuardObservationConfiguration {
                                         GuardProperties properties, ObjectProvider<GuardLeases> leases) {
         GuardLeases leasing = leases.getIfAvailable();
         Predicate<String> leased = properties.getObservations().isAllowedLeasedDecisions() || leasing == null
-                ? null : name -> !leasing.sizeOf(name).off();
+                ? null : leasing::leases;
         return new GuardObservations(registry, rateLimitConvention.getIfUnique(), breakerConvention.getIfUnique(),
                 leased);
     }

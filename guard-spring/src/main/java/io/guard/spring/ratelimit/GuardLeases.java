@@ -75,6 +75,14 @@ public final class GuardLeases {
         return limiter == null ? LeaseSize.OFF : leaseSize(name);
     }
 
+    /**
+     * Whether limit {@code name} leases now: for every decision's observation, so a single volatile read while no
+     * limit leases (the usual case), before any lookup by name.
+     */
+    public boolean leases(String name) {
+        return leased && limiter != null && !leaseSize(name).off();
+    }
+
     /** For the leasing limiter: the size of limit {@code name}, resolved or configured. */
     public LeaseSize leaseSize(String name) {
         LeaseSize size = resolved.get(name);
